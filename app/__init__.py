@@ -1,0 +1,1 @@
+"""Lexical: a local-first vocabulary studio that runs in the browser on PyScript."""

@@ -1,0 +1,1 @@
+"""Agents (Architect, Scholar), the router and the tool loop."""

@@ -1,0 +1,1 @@
+"""The tool registry and the workspace tools the agents call."""
