@@ -1,0 +1,35 @@
+"""Pack the app/ package into static/build/app.zip, the one file PyScript unpacks at startup.
+
+One archive is one request instead of dozens, and the list of Python files can never drift
+from what is on disk. The archive is deterministic (sorted names, fixed timestamps), so its
+hash changes only when the code does.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "app"
+TARGET = ROOT / "static" / "build" / "app.zip"
+EPOCH = (2020, 1, 1, 0, 0, 0)
+
+
+def python_files() -> list[Path]:
+    return sorted(p for p in SOURCE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def main() -> None:
+    TARGET.parent.mkdir(parents=True, exist_ok=True)
+    partial = TARGET.with_suffix(".tmp")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in python_files():
+            info = zipfile.ZipInfo(str(path.relative_to(ROOT)), date_time=EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    partial.replace(TARGET)
+
+
+if __name__ == "__main__":
+    main()

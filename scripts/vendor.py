@@ -1,0 +1,132 @@
+"""Fetch, verify and lay out every runtime file Lexical serves (PyScript, Pyodide, wheels).
+
+Everything comes through the ordinary clients (`npm pack`, `pip download`) and is checked
+against the sha256 recorded in vendor.lock.json before it is used. The wheels are placed
+beside Pyodide and registered in its pyodide-lock.json, so `loadPackage` installs them
+offline with Pyodide's own integrity check. Re-running is cheap: a stamp of the lock file
+skips work that is already done.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCK = ROOT / "vendor.lock.json"
+CACHE = ROOT / ".cache" / "vendor"
+STAMP = ROOT / "static" / "vendor" / ".stamp"
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verified(path: Path, expected: str) -> Path:
+    actual = sha256(path)
+    if actual != expected:
+        path.unlink()
+        sys.exit(f"vendor: {path.name} has sha256 {actual}, lock says {expected}; refusing it")
+    return path
+
+
+def npm_tarball(name: str, version: str, expected: str) -> Path:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    filename = f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+    target = CACHE / filename
+    if not target.exists():
+        subprocess.run(
+            ["npm", "pack", f"{name}@{version}", "--pack-destination", str(CACHE), "--silent"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    return verified(target, expected)
+
+
+def unpack_npm(entry: dict[str, Any]) -> None:
+    tarball = npm_tarball(entry["name"], entry["version"], entry["sha256"])
+    dest = ROOT / entry["to"]
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    prefix = entry["from"].rstrip("/") + "/"
+    only = set(entry.get("only", []))
+    skip = tuple(entry.get("skip_suffixes", []))
+    with tarfile.open(tarball) as archive:
+        for member in archive.getmembers():
+            if not member.isfile() or not member.name.startswith(prefix):
+                continue
+            relative = member.name[len(prefix) :]
+            if (only and relative not in only) or (skip and relative.endswith(skip)):
+                continue
+            source = archive.extractfile(member)
+            assert source is not None
+            out = dest / relative
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(source.read())
+
+
+def wheel(spec: dict[str, Any], platform: list[str]) -> Path:
+    target = CACHE / spec["file"]
+    if not target.exists():
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+            + ["--only-binary=:all:", *platform, "-d", str(CACHE)]
+            + [f"{spec['name']}=={spec['version']}"],
+            check=True,
+        )
+    return verified(target, spec["sha256"])
+
+
+def lock_entry(spec: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
+    entry = dict(previous or {})
+    entry.update(
+        name=spec["name"],
+        version=spec["version"],
+        file_name=spec["file"],
+        sha256=spec["sha256"],
+        imports=spec["imports"],
+        depends=spec["depends"],
+        install_dir="site",
+        package_type="package",
+        unvendored_tests=False,
+        shared_library=False,
+    )
+    return entry
+
+
+def place_wheels(section: dict[str, Any]) -> None:
+    dest = ROOT / section["to"]
+    lock_path = dest / "pyodide-lock.json"
+    pyodide_lock = json.loads(lock_path.read_text())
+    packages = pyodide_lock["packages"]
+    for spec in section["packages"]:
+        shutil.copyfile(wheel(spec, section["pip_platform"]), dest / spec["file"])
+        packages[spec["name"]] = lock_entry(spec, packages.get(spec["name"]))
+    lock_path.write_text(json.dumps(pyodide_lock, indent=1, sort_keys=True))
+
+
+def main() -> None:
+    lock_text = LOCK.read_text()
+    lock_digest = hashlib.sha256(lock_text.encode()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == lock_digest:
+        return
+    lock = json.loads(lock_text)
+    for entry in lock["npm"]:
+        unpack_npm(entry)
+    place_wheels(lock["wheels"])
+    STAMP.write_text(lock_digest)
+    print("vendor: runtime files fetched and verified")
+
+
+if __name__ == "__main__":
+    main()
