@@ -1,0 +1,1 @@
+"""Text processing: safe Markdown rendering and plain-text extraction."""

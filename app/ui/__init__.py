@@ -1,0 +1,1 @@
+"""User-interface layer: a safe element tree (nodes) and the views built from it."""
