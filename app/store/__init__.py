@@ -1,0 +1,210 @@
+"""The workspace store: the one object the UI and the agent tools use to read and change data.
+
+Every write is a command run as one SQL transaction and recorded as one undoable `Changeset`;
+listeners receive what was written (the browser appends it to its operation log). All SQL lives
+in this package.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TypeVar
+
+from app.domain import (
+    Folder,
+    FolderId,
+    FolderPatch,
+    NewFolder,
+    NewNote,
+    NewWord,
+    Note,
+    NoteId,
+    NotePatch,
+    Word,
+    WordId,
+    WordPatch,
+)
+from app.store import bulk, folders, notes, queries, words
+from app.store.changes import Change, Changeset, install_capture
+from app.store.db import Database
+from app.store.history import History, Listener
+from app.store.migrations import migrate, schema_version
+from app.store.results import (
+    BulkPreview,
+    BulkResult,
+    BulkRow,
+    DeletionSummary,
+    SearchHit,
+    TreeRow,
+    WordsMoved,
+)
+from app.store.search import search
+
+__all__ = ["Change", "Changeset", "Store"]
+
+T = TypeVar("T")
+Clock = Callable[[], int]
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Store:
+    """Queries, commands, undo/redo and change notification over one SQLite database."""
+
+    def __init__(self, db: Database, *, read_only: bool = False, clock: Clock = _now_ms) -> None:
+        migrate(db)
+        install_capture(db)
+        if read_only:
+            db.make_read_only()
+        self._db = db
+        self._clock = clock
+        self._history = History(db, read_only=read_only)
+
+    @classmethod
+    def open(cls, path: str = ":memory:", *, read_only: bool = False) -> Store:
+        return cls(Database.open(path), read_only=read_only)
+
+    @classmethod
+    def from_snapshot(cls, data: bytes, *, read_only: bool = False) -> Store:
+        return cls(Database.from_bytes(data), read_only=read_only)
+
+    def snapshot(self) -> bytes:
+        return self._db.serialize()
+
+    @property
+    def schema_version(self) -> int:
+        return schema_version(self._db)
+
+    def quick_check(self) -> bool:
+        return bool(self._db.scalar("PRAGMA quick_check") == "ok")
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- queries ------------------------------------------------------------------------------
+
+    def folder(self, folder_id: FolderId) -> Folder:
+        return queries.folder(self._db, folder_id)
+
+    def folders(self) -> list[Folder]:
+        return queries.folders(self._db)
+
+    def children(self, parent_id: FolderId | None) -> list[Folder]:
+        return queries.children(self._db, parent_id)
+
+    def folder_path(self, folder_id: FolderId) -> list[Folder]:
+        return queries.folder_path(self._db, folder_id)
+
+    def folder_tree(self) -> list[TreeRow]:
+        return queries.folder_tree(self._db)
+
+    def find_folders(self, name: str) -> list[Folder]:
+        return queries.find_folders(self._db, name)
+
+    def deletion_summary(self, folder_id: FolderId) -> DeletionSummary:
+        return queries.deletion_summary(self._db, folder_id)
+
+    def words(self, folder_id: FolderId, offset: int = 0, limit: int = 200) -> list[Word]:
+        return queries.words(self._db, folder_id, offset, limit)
+
+    def word_count(self, folder_id: FolderId) -> int:
+        return queries.word_count(self._db, folder_id)
+
+    def word(self, word_id: WordId) -> Word:
+        return queries.word(self._db, word_id)
+
+    def notes(self, folder_id: FolderId) -> list[Note]:
+        return queries.notes(self._db, folder_id)
+
+    def note(self, note_id: NoteId) -> Note:
+        return queries.note(self._db, note_id)
+
+    def search(self, query: str, limit: int = 50) -> list[SearchHit]:
+        return search(self._db, query, limit)
+
+    def preview_bulk(self, folder_id: FolderId, text: str) -> BulkPreview:
+        return bulk.parse_bulk(text, queries.term_keys(self._db, folder_id))
+
+    # --- commands -----------------------------------------------------------------------------
+
+    def _run(self, command: Callable[[int], tuple[T, str]]) -> T:
+        with self._history.step() as step:
+            result, label = command(self._clock())
+            step.label = step.label or label
+        return result
+
+    def create_folder(self, new: NewFolder) -> Folder:
+        return self._run(lambda now: folders.create(self._db, now, new))
+
+    def update_folder(self, folder_id: FolderId, patch: FolderPatch) -> Folder:
+        return self._run(lambda now: folders.update(self._db, now, folder_id, patch))
+
+    def move_folder(self, folder_id: FolderId, parent_id: FolderId | None) -> Folder:
+        return self._run(lambda now: folders.move(self._db, now, folder_id, parent_id))
+
+    def delete_folder(self, folder_id: FolderId) -> DeletionSummary:
+        return self._run(lambda now: folders.delete(self._db, folder_id))
+
+    def add_word(self, new: NewWord) -> Word:
+        return self._run(lambda now: words.add(self._db, now, new))
+
+    def update_word(self, word_id: WordId, patch: WordPatch) -> Word:
+        return self._run(lambda now: words.update(self._db, now, word_id, patch))
+
+    def move_words(self, ids: Sequence[WordId], folder_id: FolderId) -> WordsMoved:
+        return self._run(lambda now: words.move(self._db, now, ids, folder_id))
+
+    def delete_words(self, ids: Sequence[WordId]) -> int:
+        return self._run(lambda now: words.delete(self._db, ids))
+
+    def bulk_add(self, folder_id: FolderId, rows: Sequence[BulkRow]) -> BulkResult:
+        return self._run(lambda now: words.bulk_add(self._db, now, folder_id, rows))
+
+    def add_note(self, new: NewNote) -> Note:
+        return self._run(lambda now: notes.add(self._db, now, new))
+
+    def update_note(self, note_id: NoteId, patch: NotePatch) -> Note:
+        return self._run(lambda now: notes.update(self._db, now, note_id, patch))
+
+    def delete_note(self, note_id: NoteId) -> Note:
+        return self._run(lambda now: notes.delete(self._db, note_id))
+
+    @contextmanager
+    def group(self, label: str) -> Iterator[None]:
+        """Make every command inside one undo step labelled `label` (e.g. one agent turn)."""
+        with self._history.step(label):
+            yield
+
+    # --- history and listeners ----------------------------------------------------------------
+
+    def undo(self) -> Changeset | None:
+        return self._history.undo()
+
+    def redo(self) -> Changeset | None:
+        return self._history.redo()
+
+    @property
+    def can_undo(self) -> bool:
+        return self._history.undo_label is not None
+
+    @property
+    def can_redo(self) -> bool:
+        return self._history.redo_label is not None
+
+    @property
+    def undo_label(self) -> str | None:
+        return self._history.undo_label
+
+    @property
+    def redo_label(self) -> str | None:
+        return self._history.redo_label
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        return self._history.subscribe(listener)
+
+    def apply_logged(self, changes: Iterable[Change]) -> None:
+        self._history.apply_logged(changes)

@@ -1,0 +1,115 @@
+"""Row-level change capture, replay and inversion: the basis of undo/redo and the operation log.
+
+TEMP triggers (generated from `PRAGMA table_info`, so they follow every migration) copy each
+written row of the base tables into a temp table as JSON. What they capture is exactly what
+SQLite wrote, including cascades, so inverting it undoes a command and re-applying it replays one.
+FTS rows are not captured: the base-table triggers rebuild them whenever changes are applied.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from app.store.db import Database
+
+Table = Literal["folder", "word", "note"]
+Op = Literal["insert", "update", "delete"]
+TABLES: tuple[Table, ...] = ("folder", "word", "note")
+Row = dict[str, int | str | None]
+
+
+class Change(BaseModel):
+    """One row written: `old` is None for an insert, `new` is None for a delete."""
+
+    model_config = ConfigDict(frozen=True)
+    table: Table
+    op: Op
+    old: Row | None = None
+    new: Row | None = None
+
+
+class Changeset(BaseModel):
+    """Everything one user-visible step wrote, with the label shown in Undo/Redo menus."""
+
+    model_config = ConfigDict(frozen=True)
+    label: str
+    changes: list[Change]
+
+
+def columns(db: Database, table: Table) -> list[str]:
+    return [row["name"] for row in db.all(f"PRAGMA main.table_info({table})")]
+
+
+def install_capture(db: Database) -> None:
+    """Create the temp capture table and one trigger per table and operation."""
+    db.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS captured "
+        "(seq INTEGER PRIMARY KEY, tbl TEXT, op TEXT, old TEXT, new TEXT)"
+    )
+    for table in TABLES:
+        cols = columns(db, table)
+        for op, when in (("insert", "INSERT"), ("update", "UPDATE"), ("delete", "DELETE")):
+            old = _json_row("OLD", cols) if op != "insert" else "NULL"
+            new = _json_row("NEW", cols) if op != "delete" else "NULL"
+            db.execute(f"DROP TRIGGER IF EXISTS temp.capture_{table}_{op}")
+            db.execute(
+                f"CREATE TEMP TRIGGER capture_{table}_{op} AFTER {when} ON main.{table} "
+                f"BEGIN INSERT INTO captured(tbl, op, old, new) "
+                f"VALUES ('{table}', '{op}', {old}, {new}); END"
+            )
+
+
+def _json_row(ref: str, cols: list[str]) -> str:
+    return "json_object(" + ", ".join(f"'{c}', {ref}.{c}" for c in cols) + ")"
+
+
+def take_captured(db: Database) -> list[Change]:
+    """Return and forget what the triggers recorded since the last call."""
+    rows = db.all("SELECT tbl, op, old, new FROM temp.captured ORDER BY seq")
+    db.execute("DELETE FROM temp.captured")
+    return [
+        Change(
+            table=r["tbl"],
+            op=r["op"],
+            old=None if r["old"] is None else json.loads(r["old"]),
+            new=None if r["new"] is None else json.loads(r["new"]),
+        )
+        for r in rows
+    ]
+
+
+def invert(changes: Iterable[Change]) -> list[Change]:
+    """The changes that undo `changes`: reverse order, inserts and deletes swapped."""
+    swapped: dict[Op, Op] = {"insert": "delete", "delete": "insert", "update": "update"}
+    return [
+        Change(table=c.table, op=swapped[c.op], old=c.new, new=c.old)
+        for c in reversed(list(changes))
+    ]
+
+
+def apply(db: Database, changes: Iterable[Change]) -> None:
+    """Write `changes` by primary key. Idempotent: inserts and updates upsert the full new row,
+    deletes ignore missing rows, so replaying a log that overlaps a snapshot is harmless."""
+    known = {table: set(columns(db, table)) for table in TABLES}
+    for change in changes:
+        row = change.new if change.new is not None else change.old
+        if row is None or not set(row) <= known[change.table] or "id" not in row:
+            raise ValueError(f"malformed change for table {change.table}")
+        if change.op == "delete":
+            db.execute(f"DELETE FROM {change.table} WHERE id = ?", (row["id"],))
+        else:
+            _upsert(db, change.table, row)
+
+
+def _upsert(db: Database, table: Table, row: Row) -> None:
+    names = list(row)
+    updates = ", ".join(f"{n} = excluded.{n}" for n in names if n != "id")
+    db.execute(
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))}) "
+        f"ON CONFLICT(id) DO UPDATE SET {updates}",
+        [row[n] for n in names],
+    )

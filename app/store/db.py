@@ -1,0 +1,95 @@
+"""A thin facade over `sqlite3.Connection`: typed helpers, nestable transactions, snapshots.
+
+The connection runs in autocommit mode and `transaction()` manages SAVEPOINTs itself, so a
+command can run inside an agent turn's group and each level rolls back on its own.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+Params = Sequence[Any] | dict[str, Any]
+
+
+class Database:
+    """One SQLite connection plus the transaction depth needed to nest savepoints."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        conn.row_factory = sqlite3.Row
+        self._conn = conn
+        self._depth = 0
+
+    @classmethod
+    def open(cls, path: str = ":memory:") -> Database:
+        return cls(sqlite3.connect(path, isolation_level=None))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Database:
+        """Open an in-memory database holding a copy of a `serialize()` image."""
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        conn.deserialize(data)
+        return cls(conn)
+
+    def serialize(self) -> bytes:
+        return self._conn.serialize()
+
+    def make_read_only(self) -> None:
+        # query_only is the backstop for read-only handles: SQLite itself refuses any write.
+        self._conn.execute("PRAGMA query_only = 1")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    def all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        return self._conn.execute(sql, params).fetchall()
+
+    def first(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = self._conn.execute(sql, params).fetchone()
+        return row
+
+    def scalar(self, sql: str, params: Params = ()) -> Any:
+        row = self._conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def execute(self, sql: str, params: Params = ()) -> sqlite3.Cursor:
+        return self._conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        self._conn.executemany(sql, rows)
+
+    def insert(self, table: str, values: dict[str, Any]) -> int:
+        """Insert one row (table and column names come from code, never from users)."""
+        names = ", ".join(values)
+        marks = ", ".join("?" * len(values))
+        cursor = self._conn.execute(
+            f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values.values())
+        )
+        return int(cursor.lastrowid or 0)
+
+    def update(self, table: str, row_id: int, values: dict[str, Any]) -> None:
+        assignments = ", ".join(f"{name} = ?" for name in values)
+        self._conn.execute(
+            f"UPDATE {table} SET {assignments} WHERE id = ?", [*values.values(), row_id]
+        )
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All-or-nothing block; nested blocks become savepoints inside the outer one."""
+        name = f"sp{self._depth}"
+        self._conn.execute(f"SAVEPOINT {name}")
+        self._depth += 1
+        try:
+            yield
+        except BaseException:
+            self._conn.execute(f"ROLLBACK TO {name}")
+            raise
+        finally:
+            self._depth -= 1
+            self._conn.execute(f"RELEASE {name}")

@@ -1,0 +1,36 @@
+"""Note commands: free-text notes attached to a folder (add, edit, delete)."""
+
+from __future__ import annotations
+
+from app.domain import NewNote, Note, NoteId, NotePatch
+from app.store import queries
+from app.store.db import Database
+
+
+def add(db: Database, now: int, new: NewNote) -> tuple[Note, str]:
+    folder = queries.folder(db, new.folder_id)
+    note_id = db.insert(
+        "note",
+        {
+            "folder_id": new.folder_id,
+            "title": new.title,
+            "body": new.body,
+            "created_at": now,
+            "updated_at": now,
+        },
+    )
+    return queries.note(db, NoteId(note_id)), f'Add note "{new.title}" to "{folder.name}"'
+
+
+def update(db: Database, now: int, note_id: NoteId, patch: NotePatch) -> tuple[Note, str]:
+    current = queries.note(db, note_id)
+    values = patch.changes()
+    if values:
+        db.update("note", note_id, {**values, "updated_at": now})
+    return queries.note(db, note_id), f'Edit note "{current.title}"'
+
+
+def delete(db: Database, note_id: NoteId) -> tuple[Note, str]:
+    current = queries.note(db, note_id)
+    db.execute("DELETE FROM note WHERE id = ?", (note_id,))
+    return current, f'Delete note "{current.title}"'

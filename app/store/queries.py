@@ -1,0 +1,173 @@
+"""Read queries: rows to domain models, folder paths and the counted folder tree.
+
+Everything here is read-only and safe on a `query_only` connection.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Sequence
+
+from app.domain import Folder, FolderId, Note, NoteId, NotFound, Word, WordId
+from app.store.db import Database
+from app.store.results import DeletionSummary, TreeRow
+
+_FOLDER = "SELECT id, parent_id, name, emoji, color, created_at, updated_at FROM folder"
+_WORD = "SELECT id, folder_id, term, meanings, notes, color, lang, created_at, updated_at FROM word"
+# json_each turns one bound JSON array into a table, so id lists never hit the variable limit.
+IDS = "SELECT value FROM json_each(?)"
+_NOTE = "SELECT id, folder_id, title, body, created_at, updated_at FROM note"
+
+
+def to_folder(row: sqlite3.Row) -> Folder:
+    return Folder.model_validate(dict(row))
+
+
+def to_word(row: sqlite3.Row) -> Word:
+    return Word.model_validate({**dict(row), "meanings": json.loads(row["meanings"])})
+
+
+def to_note(row: sqlite3.Row) -> Note:
+    return Note.model_validate(dict(row))
+
+
+def folder(db: Database, folder_id: FolderId) -> Folder:
+    row = db.first(f"{_FOLDER} WHERE id = ?", (folder_id,))
+    if row is None:
+        raise NotFound(f"Folder {folder_id} does not exist.")
+    return to_folder(row)
+
+
+def folders(db: Database) -> list[Folder]:
+    return [to_folder(r) for r in db.all(f"{_FOLDER} ORDER BY name_key, id")]
+
+
+def children(db: Database, parent_id: FolderId | None) -> list[Folder]:
+    rows = db.all(f"{_FOLDER} WHERE parent_id IS ? ORDER BY name_key, id", (parent_id,))
+    return [to_folder(r) for r in rows]
+
+
+def find_folders(db: Database, name: str) -> list[Folder]:
+    """Folders whose name equals `name` ignoring case, for resolving names said by a user."""
+    rows = db.all(f"{_FOLDER} WHERE name_key = ? ORDER BY id", (name.strip().casefold(),))
+    return [to_folder(r) for r in rows]
+
+
+def sibling_named(
+    db: Database, parent_id: FolderId | None, name: str, *, besides: FolderId | None = None
+) -> Folder | None:
+    row = db.first(
+        f"{_FOLDER} WHERE parent_id IS ? AND name_key = ? AND id IS NOT ?",
+        (parent_id, name.casefold(), besides),
+    )
+    return None if row is None else to_folder(row)
+
+
+def folder_path(db: Database, folder_id: FolderId) -> list[Folder]:
+    """The folder and its ancestors, root first."""
+    rows = db.all(
+        "WITH RECURSIVE up(id, depth) AS (SELECT ?, 0 UNION ALL "
+        "SELECT f.parent_id, up.depth + 1 FROM folder f JOIN up ON f.id = up.id "
+        "WHERE f.parent_id IS NOT NULL AND up.depth < 10000) "
+        f"SELECT f.* FROM up JOIN ({_FOLDER}) f ON f.id = up.id ORDER BY up.depth DESC",
+        (folder_id,),
+    )
+    if not rows:
+        raise NotFound(f"Folder {folder_id} does not exist.")
+    return [to_folder(r) for r in rows]
+
+
+_SUBTREE = (
+    "WITH RECURSIVE down(id, depth) AS (SELECT ?, 0 UNION ALL "
+    "SELECT f.id, down.depth + 1 FROM folder f JOIN down ON f.parent_id = down.id) "
+)
+
+
+def subtree_ids(db: Database, folder_id: FolderId) -> list[FolderId]:
+    """The folder and all its descendants, parents before children."""
+    rows = db.all(f"{_SUBTREE} SELECT id FROM down ORDER BY depth", (folder_id,))
+    return [FolderId(r["id"]) for r in rows]
+
+
+def folder_tree(db: Database) -> list[TreeRow]:
+    """All folders depth-first with counts, from two queries however many folders there are."""
+    counted = db.all("SELECT folder_id, count(*) FROM word GROUP BY folder_id")
+    direct: dict[FolderId, int] = {FolderId(r[0]): r[1] for r in counted}
+    kids: dict[FolderId | None, list[Folder]] = defaultdict(list)
+    for f in folders(db):
+        kids[f.parent_id].append(f)
+    order: list[tuple[Folder, int]] = []
+    stack = [(f, 0) for f in reversed(kids[None])]
+    while stack:
+        f, depth = stack.pop()
+        order.append((f, depth))
+        stack.extend((c, depth + 1) for c in reversed(kids[f.id]))
+    totals: dict[FolderId, int] = {}
+    for f, _ in reversed(order):  # children come after their parent, so they are summed first
+        totals[f.id] = direct.get(f.id, 0) + sum(totals[c.id] for c in kids[f.id])
+    return [
+        TreeRow(folder=f, depth=d, word_count=direct.get(f.id, 0), total_words=totals[f.id])
+        for f, d in order
+    ]
+
+
+def words(db: Database, folder_id: FolderId, offset: int = 0, limit: int = 200) -> list[Word]:
+    rows = db.all(
+        f"{_WORD} WHERE folder_id = ? ORDER BY term_key, id LIMIT ? OFFSET ?",
+        (folder_id, max(0, limit), max(0, offset)),
+    )
+    return [to_word(r) for r in rows]
+
+
+def word_count(db: Database, folder_id: FolderId) -> int:
+    return int(db.scalar("SELECT count(*) FROM word WHERE folder_id = ?", (folder_id,)))
+
+
+def word(db: Database, word_id: WordId) -> Word:
+    row = db.first(f"{_WORD} WHERE id = ?", (word_id,))
+    if row is None:
+        raise NotFound(f"Word {word_id} does not exist.")
+    return to_word(row)
+
+
+def words_by_id(db: Database, ids: Sequence[WordId]) -> list[Word]:
+    rows = db.all(f"{_WORD} WHERE id IN ({IDS}) ORDER BY id", (json.dumps(list(ids)),))
+    return [to_word(r) for r in rows]
+
+
+def word_with_term(db: Database, folder_id: FolderId, term: str) -> Word | None:
+    row = db.first(f"{_WORD} WHERE folder_id = ? AND term_key = ?", (folder_id, term.casefold()))
+    return None if row is None else to_word(row)
+
+
+def term_keys(db: Database, folder_id: FolderId) -> set[str]:
+    rows = db.all("SELECT term_key FROM word WHERE folder_id = ?", (folder_id,))
+    return {r[0] for r in rows}
+
+
+def notes(db: Database, folder_id: FolderId) -> list[Note]:
+    return [to_note(r) for r in db.all(f"{_NOTE} WHERE folder_id = ? ORDER BY id", (folder_id,))]
+
+
+def note(db: Database, note_id: NoteId) -> Note:
+    row = db.first(f"{_NOTE} WHERE id = ?", (note_id,))
+    if row is None:
+        raise NotFound(f"Note {note_id} does not exist.")
+    return to_note(row)
+
+
+def deletion_summary(db: Database, folder_id: FolderId) -> DeletionSummary:
+    target = folder(db, folder_id)
+
+    def count(table: str) -> int:
+        sql = f"{_SUBTREE} SELECT count(*) FROM {table} WHERE folder_id IN (SELECT id FROM down)"
+        return int(db.scalar(sql, (folder_id,)))
+
+    return DeletionSummary(
+        folder=target,
+        subfolders=len(subtree_ids(db, folder_id)) - 1,
+        words=count("word"),
+        notes=count("note"),
+    )
