@@ -1,0 +1,196 @@
+"""Durability: two alternating snapshots plus an append-only operation log.
+
+The browser supplies the storage (IndexedDB) through `DurableBackend`; the logic lives here so it
+is tested under CPython. Each edit costs one small log append whatever the database size. Every
+`snapshot_every` edits the whole database is written into the OLDER of two slots, and the log is
+trimmed only up to the other slot's seq, so a damaged newest snapshot can always fall back to
+the previous one plus the log. Boot never silently starts empty: every problem is reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from app.domain import LexicalError
+from app.store import Store
+from app.store.changes import Changeset
+from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
+
+SLOTS = (0, 1)
+
+
+class SnapshotRecord(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    slot: int
+    seq: int  # the last log entry contained in this snapshot
+    schema_version: int
+    length: int
+    checksum: str
+    data: bytes
+
+    @classmethod
+    def of(cls, slot: int, seq: int, store: Store) -> SnapshotRecord:
+        data = store.snapshot()
+        return cls(
+            slot=slot,
+            seq=seq,
+            schema_version=store.schema_version,
+            length=len(data),
+            checksum=hashlib.sha256(data).hexdigest(),
+            data=data,
+        )
+
+    def intact(self) -> bool:
+        return len(self.data) == self.length and (
+            hashlib.sha256(self.data).hexdigest() == self.checksum
+        )
+
+
+class DurableBackend(Protocol):
+    """Persistent storage for snapshots and log entries (IndexedDB in the browser)."""
+
+    async def load_snapshots(self) -> list[SnapshotRecord]: ...
+    async def put_snapshot(self, record: SnapshotRecord) -> None: ...
+    async def append_op(self, seq: int, text: str) -> None: ...
+    async def ops_after(self, seq: int) -> list[tuple[int, str]]: ...
+    async def trim_ops(self, upto_seq: int) -> None: ...
+
+
+class BootReport(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    snapshot_seq: int | None  # which snapshot was used (None: started from an empty database)
+    replayed: int  # edits replayed from the log on top of it
+    seq: int  # the last edit now contained in the workspace
+    problems: list[str]  # what was damaged and skipped, in plain words
+    started_empty: bool  # saved data existed but none of it could be read
+
+    @property
+    def damaged(self) -> bool:
+        return bool(self.problems)
+
+    def message(self) -> str:
+        if not self.damaged:
+            return f"Restored your workspace ({self.seq:,} edits)."
+        kept = (
+            "Nothing could be restored."
+            if self.started_empty
+            else (f"Your workspace was restored up to edit {self.seq:,}.")
+        )
+        return f"{kept} {' '.join(self.problems)}"
+
+
+class Durability:
+    def __init__(self, backend: DurableBackend, *, snapshot_every: int = 200) -> None:
+        self._backend = backend
+        self._every = snapshot_every
+        self._store: Store | None = None
+        self._seq = 0
+        self._since_snapshot = 0
+        self._slot_seq = dict.fromkeys(SLOTS, -1)  # -1: empty or damaged, overwrite first
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            raise LexicalError("The workspace has not been loaded yet.")
+        return self._store
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    async def boot(self) -> BootReport:
+        """Load the newest readable snapshot, replay the log after it and report."""
+        problems: list[str] = []
+        store, snapshot_seq = self._newest_snapshot(await self._backend.load_snapshots(), problems)
+        base = snapshot_seq or 0
+        ops = await self._backend.ops_after(base)
+        self._seq = base + _replay(store, base, ops, problems)
+        self._store = store
+        report = BootReport(
+            snapshot_seq=snapshot_seq,
+            replayed=self._seq - base,
+            seq=self._seq,
+            problems=problems,
+            started_empty=bool(problems) and self._seq == 0,
+        )
+        if problems and not report.started_empty:
+            # Secure what was recovered now, numbered past the damaged entries so they are
+            # never replayed on top of newer edits.
+            self._seq = max([self._seq, *(seq for seq, _ in ops)])
+            await self.snapshot()
+        return report
+
+    def _newest_snapshot(
+        self, records: list[SnapshotRecord], problems: list[str]
+    ) -> tuple[Store, int | None]:
+        chosen: tuple[Store, int] | None = None
+        for record in sorted(records, key=lambda r: r.seq, reverse=True):
+            store = _open(record) if chosen is None else None
+            if chosen is None and store is not None:
+                chosen = (store, record.seq)
+            elif chosen is None or not record.intact():
+                problems.append(f"The saved copy from edit {record.seq:,} is damaged.")
+                continue
+            self._slot_seq[record.slot] = record.seq
+        return chosen if chosen is not None else (Store.open(), None)
+
+    async def persist(self, changeset: Changeset) -> int:
+        """Append one log entry for `changeset`; returns its seq."""
+        self._seq += 1
+        seq = self._seq
+        await self._backend.append_op(seq, encode_entry(seq, changeset))
+        self._since_snapshot += 1
+        if self._since_snapshot >= self._every:
+            await self.snapshot()
+        return seq
+
+    async def snapshot(self) -> None:
+        """Write the whole database into the older slot, then trim the log behind the other."""
+        slot = min(SLOTS, key=lambda s: self._slot_seq[s])
+        await self._backend.put_snapshot(SnapshotRecord.of(slot, self._seq, self.store))
+        self._slot_seq[slot] = self._seq
+        self._since_snapshot = 0
+        older = self._slot_seq[1 - slot]
+        if older > 0:
+            await self._backend.trim_ops(older)
+
+
+def _open(record: SnapshotRecord) -> Store | None:
+    """A store from `record`, or None if it is damaged. A too-new schema is not damage: that
+    error propagates so the data is never overwritten by an older app."""
+    if not record.intact():
+        return None
+    try:
+        store = Store.from_snapshot(record.data)
+    except sqlite3.Error:
+        return None
+    if store.quick_check():
+        return store
+    store.close()
+    return None
+
+
+def _replay(store: Store, base: int, ops: list[tuple[int, str]], problems: list[str]) -> int:
+    """Apply consecutive entries after `base`; stop at the first gap or bad entry."""
+    count = 0
+    for seq, text in sorted(ops):
+        expected = base + count + 1
+        try:
+            if seq != expected:
+                raise LexicalError(f"Edit {expected:,} is missing.")
+            entry_seq, changeset = decode_entry(text)
+            if entry_seq != seq:
+                raise CorruptEntryError(f"Edit {seq:,} is stored in the wrong place.")
+            store.apply_logged(changeset.changes)
+        except (LexicalError, ValueError, sqlite3.Error) as exc:
+            reason = (
+                exc.message if isinstance(exc, LexicalError) else "An edit could not be applied."
+            )
+            problems.append(f"{reason} Edits after {expected - 1:,} were not restored.")
+            break
+        count += 1
+    return count
