@@ -1,0 +1,380 @@
+"""What each user action does: turns UI events (plain strings and dicts) into store commands and
+tells the browser what to redraw, where to go, what to focus and what to say.
+
+Pure Python over the `Store`, so every action is unit-tested under CPython; the browser layer
+only collects event data and applies the returned `Update`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.domain import (
+    FolderId,
+    FolderPatch,
+    LexicalError,
+    NewFolder,
+    NewNote,
+    NewWord,
+    NotePatch,
+    NotFound,
+    NoteId,
+    WordId,
+    WordPatch,
+    user_message,
+)
+from app.store import Store
+from app.ui import dialogs
+from app.ui.folder_view import render_folder, render_home
+from app.ui.nodes import El, Node, h
+from app.ui.routes import Route
+from app.ui.search_view import render_results
+from app.ui.state import PAGE_SIZE, ViewState
+from app.ui.tree_view import render_tree
+
+Data = Mapping[str, str]
+
+
+@dataclass
+class Update:
+    """What the browser should do after an action. Empty means nothing visible changed."""
+
+    tree: bool = False
+    main: bool = False
+    dialog: El | None = None
+    close_dialog: bool = False
+    navigate: str | None = None
+    focus: str | None = None
+    toast: str | None = None
+    error: str | None = None
+    patch: tuple[str, Node] | None = None  # (CSS selector, new content) inside the dialog
+
+
+def _changed(**kwargs: Any) -> Update:
+    return Update(tree=True, main=True, **kwargs)
+
+
+def _id(value: str | None) -> int:
+    if value is None or not value.isdigit():
+        raise NotFound("That item is no longer here.")
+    return int(value)
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+
+
+class Controller:
+    """Owns the view state and answers every action with an `Update`."""
+
+    def __init__(self, store: Store, state: ViewState | None = None) -> None:
+        self.store = store
+        self.state = state or ViewState()
+        self._bulk_text = ""
+        self._actions: dict[str, Callable[[int | None, Data], Update]] = {
+            "new-folder": self._new_folder,
+            "save-folder": self._save_folder,
+            "edit-folder": self._edit_folder,
+            "move-folder": self._move_folder,
+            "do-move-folder": self._do_move_folder,
+            "delete-folder": self._delete_folder,
+            "confirm-delete-folder": self._confirm_delete_folder,
+            "toggle-folder": self._toggle_folder,
+            "save-word": self._save_word,
+            "edit-word": self._edit_word,
+            "cancel-word": self._cancel_word,
+            "move-word": self._move_word,
+            "do-move-words": self._do_move_words,
+            "delete-word": self._delete_word,
+            "show-more": self._show_more,
+            "bulk-paste": self._bulk_paste,
+            "bulk-preview": self._bulk_preview,
+            "bulk-add": self._bulk_add,
+            "add-note": self._add_note,
+            "edit-note": self._edit_note,
+            "cancel-note": self._cancel_note,
+            "save-note": self._save_note,
+            "delete-note": self._delete_note,
+            "undo": lambda _i, _d: self._history(undo=True),
+            "redo": lambda _i, _d: self._history(undo=False),
+            "help": lambda _i, _d: Update(dialog=dialogs.help_dialog()),
+            "close-dialog": lambda _i, _d: Update(close_dialog=True),
+        }
+
+    # --- entry points -------------------------------------------------------------------------
+
+    def dispatch(self, action: str, item_id: str | None = None, data: Data | None = None) -> Update:
+        handler = self._actions.get(action)
+        if handler is None:
+            return Update()
+        try:
+            return handler(int(item_id) if item_id and item_id.isdigit() else None, data or {})
+        except ValidationError as exc:
+            return Update(error=user_message(exc))
+        except LexicalError as exc:
+            return Update(error=exc.message, tree=True, main=isinstance(exc, NotFound))
+
+    def navigate(self, route: Route) -> Update:
+        self.state.open(route)
+        if route.folder_id is not None:
+            try:
+                self.state.expanded.update(f.id for f in self.store.folder_path(FolderId(route.folder_id))[:-1])
+            except NotFound:
+                self.state.open(Route())
+        return Update(tree=True, main=True, focus="#main")
+
+    def drop(self, kind: str, item_id: str, target: str) -> Update:
+        """Drag and drop: a folder or word dropped onto a folder in the tree."""
+        if kind == "folder":
+            return self.dispatch("do-move-folder", item_id, {"target": target})
+        return self.dispatch("do-move-words", item_id, {"target": target})
+
+    def search(self, query: str) -> list[El]:
+        return render_results(query, self.store.search(query))
+
+    def refresh(self) -> Update:
+        """After changes from elsewhere (another tab): redraw and leave a folder that vanished."""
+        folder = self.state.route.folder_id
+        if folder is not None and not self._exists(folder):
+            return Update(tree=True, main=True, navigate="#/")
+        return _changed()
+
+    # --- rendering ----------------------------------------------------------------------------
+
+    def render_tree(self) -> El:
+        return render_tree(self.store.folder_tree(), self.state.route.folder_id, self.state.expanded)
+
+    def render_main(self) -> El:
+        folder_id = self.state.route.folder_id
+        if folder_id is None:
+            return render_home(self.store.folder_tree())
+        try:
+            path = self.store.folder_path(FolderId(folder_id))
+        except NotFound:
+            return h(
+                "div",
+                {"class": "empty-hero"},
+                h("h1", None, "This folder is not here any more"),
+                h("p", None, "It may have been deleted or moved. ", h("a", {"href": "#/"}, "Go home")),
+            )
+        fid = FolderId(folder_id)
+        rows = {r.folder.id: r for r in self.store.folder_tree()}
+        subfolders = [rows[f.id] for f in self.store.children(fid) if f.id in rows]
+        return render_folder(
+            path,
+            subfolders,
+            self.store.notes(fid),
+            self.store.words(fid, 0, self.state.word_limit),
+            self.store.word_count(fid),
+            self.state,
+        )
+
+    def _exists(self, folder_id: int) -> bool:
+        try:
+            self.store.folder(FolderId(folder_id))
+        except NotFound:
+            return False
+        return True
+
+    # --- folders ------------------------------------------------------------------------------
+
+    def _new_folder(self, parent_id: int | None, _data: Data) -> Update:
+        parent = self.store.folder(FolderId(parent_id)) if parent_id is not None else None
+        return Update(dialog=dialogs.folder_dialog(None, parent), focus="#folder-name")
+
+    def _edit_folder(self, folder_id: int | None, _data: Data) -> Update:
+        folder = self.store.folder(FolderId(_id(str(folder_id))))
+        return Update(dialog=dialogs.folder_dialog(folder, None), focus="#folder-name")
+
+    def _save_folder(self, folder_id: int | None, data: Data) -> Update:
+        fields = {
+            "name": data.get("name", ""),
+            "emoji": data.get("emoji", ""),
+            "color": data.get("color") or "none",
+        }
+        if folder_id is not None:
+            folder = self.store.update_folder(FolderId(folder_id), FolderPatch.model_validate(fields))
+            return _changed(close_dialog=True, toast=f"Saved folder {folder.name}")
+        parent = data.get("parent")
+        new = NewFolder.model_validate({**fields, "parent_id": _id(parent) if parent else None})
+        folder = self.store.create_folder(new)
+        if folder.parent_id is not None:
+            self.state.expanded.add(folder.parent_id)
+        return _changed(
+            close_dialog=True,
+            navigate=Route(folder.id).to_hash(),
+            toast=f"Created folder {folder.name}",
+        )
+
+    def _move_folder(self, folder_id: int | None, _data: Data) -> Update:
+        folder = self.store.folder(FolderId(_id(str(folder_id))))
+        rows = self.store.folder_tree()
+        banned = {folder.id}
+        for row in rows:  # depth-first order: a descendant always follows its parent
+            if row.folder.parent_id in banned:
+                banned.add(row.folder.id)
+        targets = [r for r in rows if r.folder.id not in banned]
+        title = f"Move {folder.name} to…"
+        return Update(
+            dialog=dialogs.move_dialog(title, "do-move-folder", folder.id, targets, folder.parent_id),
+            focus="#move-target",
+        )
+
+    def _do_move_folder(self, folder_id: int | None, data: Data) -> Update:
+        target = data.get("target", "")
+        parent = None if target == "root" else FolderId(_id(target))
+        folder = self.store.move_folder(FolderId(_id(str(folder_id))), parent)
+        if parent is not None:
+            self.state.expanded.add(parent)
+        where = self.store.folder(parent).name if parent is not None else "the top level"
+        return _changed(close_dialog=True, toast=f"Moved {folder.name} to {where}")
+
+    def _delete_folder(self, folder_id: int | None, _data: Data) -> Update:
+        fid = FolderId(_id(str(folder_id)))
+        summary = self.store.deletion_summary(fid)
+        if summary.subfolders or summary.words or summary.notes:
+            return Update(dialog=dialogs.delete_folder_dialog(summary), focus="#dialog button.primary")
+        return self._confirm_delete_folder(fid, {})
+
+    def _confirm_delete_folder(self, folder_id: int | None, _data: Data) -> Update:
+        fid = FolderId(_id(str(folder_id)))
+        parent = self.store.folder(fid).parent_id
+        summary = self.store.delete_folder(fid)
+        return _changed(
+            close_dialog=True,
+            navigate=Route(parent).to_hash(),
+            toast=f"Deleted folder {summary.folder.name}. Ctrl+Z undoes it.",
+        )
+
+    def _toggle_folder(self, folder_id: int | None, _data: Data) -> Update:
+        fid = _id(str(folder_id))
+        self.state.expanded.symmetric_difference_update({fid})
+        return Update(tree=True, focus=f'.tree-row[data-folder-id="{fid}"] .tree-toggle')
+
+    # --- words --------------------------------------------------------------------------------
+
+    def _word_fields(self, data: Data) -> dict[str, Any]:
+        return {
+            "term": data.get("term", ""),
+            "meanings": _lines(data.get("meanings", "")),
+            "notes": data.get("notes", ""),
+            "lang": data.get("lang", ""),
+            "color": data.get("color", "none") or "none",
+        }
+
+    def _save_word(self, word_id: int | None, data: Data) -> Update:
+        fields = self._word_fields(data)
+        if word_id is not None:
+            word = self.store.update_word(WordId(word_id), WordPatch.model_validate(fields))
+            self.state.editing_word = None
+            return _changed(toast=f"Saved {word.term}", focus=f"#word-{word.id} button")
+        folder = _id(data.get("folder"))
+        word = self.store.add_word(NewWord.model_validate({**fields, "folder_id": folder}))
+        return _changed(toast=f"Added {word.term}", focus="#word-new-term")
+
+    def _edit_word(self, word_id: int | None, _data: Data) -> Update:
+        word = self.store.word(WordId(_id(str(word_id))))
+        self.state.editing_word = word.id
+        return Update(main=True, focus=f"#word-{word.id}-term")
+
+    def _cancel_word(self, _word_id: int | None, _data: Data) -> Update:
+        editing = self.state.editing_word
+        self.state.editing_word = None
+        return Update(main=True, focus=f"#word-{editing} button" if editing else None)
+
+    def _move_word(self, word_id: int | None, _data: Data) -> Update:
+        word = self.store.word(WordId(_id(str(word_id))))
+        rows = [r for r in self.store.folder_tree() if r.folder.id != word.folder_id]
+        if not rows:
+            raise LexicalError("There is no other folder to move it to. Create one first.")
+        title = f"Move {word.term} to…"
+        return Update(
+            dialog=dialogs.move_dialog(title, "do-move-words", word.id, rows, None),
+            focus="#move-target",
+        )
+
+    def _do_move_words(self, word_id: int | None, data: Data) -> Update:
+        target = FolderId(_id(data.get("target")))
+        result = self.store.move_words([WordId(_id(str(word_id)))], target)
+        if result.skipped:
+            raise LexicalError(" ".join(result.skipped))
+        return _changed(close_dialog=True, toast=f"Moved to {self.store.folder(target).name}")
+
+    def _delete_word(self, word_id: int | None, _data: Data) -> Update:
+        word = self.store.word(WordId(_id(str(word_id))))
+        self.store.delete_words([word.id])
+        return _changed(toast=f"Deleted {word.term}. Ctrl+Z undoes it.", focus="#word-new-term")
+
+    def _show_more(self, _item: int | None, _data: Data) -> Update:
+        self.state.word_limit += PAGE_SIZE
+        return Update(main=True)
+
+    # --- bulk paste ---------------------------------------------------------------------------
+
+    def _bulk_paste(self, folder_id: int | None, _data: Data) -> Update:
+        fid = folder_id if folder_id is not None else self.state.route.folder_id
+        folder = self.store.folder(FolderId(_id(str(fid))))
+        self._bulk_text = ""
+        return Update(dialog=dialogs.bulk_dialog(folder, "", None), focus="#bulk-text")
+
+    def _bulk_preview(self, folder_id: int | None, data: Data) -> Update:
+        self._bulk_text = data.get("text", "")
+        preview = self.store.preview_bulk(FolderId(_id(str(folder_id))), self._bulk_text)
+        return Update(patch=("#bulk-preview", dialogs.bulk_preview(preview)))
+
+    def _bulk_add(self, folder_id: int | None, data: Data) -> Update:
+        fid = FolderId(_id(str(folder_id)))
+        preview = self.store.preview_bulk(fid, data.get("text", ""))
+        rows = [r for r in preview.rows if r.status == "ok"]
+        if not rows:
+            raise LexicalError("Nothing to add: every line is empty, a duplicate or has a problem.")
+        result = self.store.bulk_add(fid, rows)
+        skipped = len(preview.rows) - result.added
+        more = f", skipped {skipped}" if skipped else ""
+        return _changed(close_dialog=True, toast=f"Added {result.added} words{more}")
+
+    # --- notes --------------------------------------------------------------------------------
+
+    def _add_note(self, _folder: int | None, _data: Data) -> Update:
+        self.state.adding_note, self.state.editing_note = True, None
+        return Update(main=True, focus="#note-new-title")
+
+    def _edit_note(self, note_id: int | None, _data: Data) -> Update:
+        note = self.store.note(NoteId(_id(str(note_id))))
+        self.state.editing_note, self.state.adding_note = note.id, False
+        return Update(main=True, focus=f"#note-{note.id}-title")
+
+    def _cancel_note(self, _note: int | None, _data: Data) -> Update:
+        self.state.editing_note, self.state.adding_note = None, False
+        return Update(main=True)
+
+    def _save_note(self, note_id: int | None, data: Data) -> Update:
+        fields = {"title": data.get("title", ""), "body": data.get("body", "")}
+        if note_id is not None:
+            note = self.store.update_note(NoteId(note_id), NotePatch.model_validate(fields))
+        else:
+            folder = _id(str(self.state.route.folder_id))
+            note = self.store.add_note(NewNote.model_validate({**fields, "folder_id": folder}))
+        self.state.editing_note, self.state.adding_note = None, False
+        return _changed(toast=f"Saved note {note.title}")
+
+    def _delete_note(self, note_id: int | None, _data: Data) -> Update:
+        note = self.store.delete_note(NoteId(_id(str(note_id))))
+        return _changed(toast=f"Deleted note {note.title}. Ctrl+Z undoes it.")
+
+    # --- history ------------------------------------------------------------------------------
+
+    def _history(self, *, undo: bool) -> Update:
+        label = self.store.undo_label if undo else self.store.redo_label
+        done = self.store.undo() if undo else self.store.redo()
+        if done is None:
+            return Update(toast="Nothing to undo." if undo else "Nothing to redo.")
+        self.state.editing_word = self.state.editing_note = None
+        self.state.adding_note = False
+        update = self.refresh()
+        update.toast = f"{'Undid' if undo else 'Redid'}: {label}"
+        return update

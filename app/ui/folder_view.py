@@ -1,0 +1,387 @@
+"""The main panel: the home screen and an open folder (breadcrumbs, subfolders, notes, words).
+
+Pure functions from store data and view state to an element tree; every action is a button or
+form carrying `data-action` (and `data-id`), which the browser layer dispatches to the controller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.domain import COLOURS, Folder, Note, Word
+from app.store.results import TreeRow
+from app.text.markdown import render_markdown
+from app.ui.nodes import El, Node, h
+from app.ui.routes import Route
+from app.ui.state import ViewState
+from app.ui.tree_view import folder_label
+
+
+def action(label: str, name: str, item_id: int | None = None, **attrs: str) -> El:
+    """A button that the browser dispatches to the controller as `name` with `data-id`."""
+    return h(
+        "button",
+        {"type": "button", "data-action": name, "data-id": item_id, **attrs},
+        label,
+    )
+
+
+def form_error() -> El:
+    return h("p", {"class": "form-error", "data-role": "form-error", "role": "alert", "hidden": True})
+
+
+def colour_select(name: str, selected: str, label_id: str) -> El:
+    return h(
+        "select",
+        {"name": name, "id": label_id},
+        (h("option", {"value": c, "selected": c == selected}, c.title()) for c in COLOURS),
+    )
+
+
+def render_home(rows: Sequence[TreeRow]) -> El:
+    roots = [r for r in rows if r.folder.parent_id is None]
+    total = sum(r.word_count for r in rows)
+    if not roots:
+        return h(
+            "div",
+            {"class": "empty-hero"},
+            h("div", {"class": "big", "aria-hidden": "true"}, "📚"),
+            h("h1", None, "Welcome to Lexical"),
+            h("p", None, "Collect words into folders, add meanings and notes, and find them fast."),
+            action("Create your first folder", "new-folder", None, **{"class": "primary"}),
+            h("p", {"class": "meta-line"}, "Everything stays in this browser. Press ? for shortcuts."),
+        )
+    return h(
+        "div",
+        None,
+        h("h1", None, "Your collection"),
+        h(
+            "p",
+            {"class": "meta-line"},
+            f"{len(rows)} folders · {total} words. Everything is saved in this browser.",
+        ),
+        h(
+            "section",
+            {"class": "block", "aria-labelledby": "home-folders"},
+            h(
+                "h2",
+                {"id": "home-folders"},
+                "Top-level folders",
+                h("span", {"class": "spacer"}),
+                action("+ New folder", "new-folder", None, **{"class": "small-button"}),
+            ),
+            _folder_cards([r.folder for r in roots], {r.folder.id: r.total_words for r in rows}),
+        ),
+    )
+
+
+def _folder_cards(folders: Sequence[Folder], totals: dict[int, int]) -> El:
+    return h(
+        "ul",
+        {"class": "subfolders"},
+        (
+            h(
+                "li",
+                {"data-color": f.color},
+                h(
+                    "a",
+                    {"href": Route(f.id).to_hash(), "data-color": f.color},
+                    folder_label(f.emoji, f.name),
+                    h("span", {"class": "count"}, f"{totals.get(f.id, 0)}"),
+                ),
+            )
+            for f in folders
+        ),
+    )
+
+
+def render_breadcrumbs(path: Sequence[Folder]) -> El:
+    crumbs: list[Node] = [h("li", None, h("a", {"href": "#/"}, "Home"))]
+    for i, folder in enumerate(path):
+        last = i == len(path) - 1
+        crumbs.append(
+            h(
+                "li",
+                None,
+                h(
+                    "a",
+                    {"href": Route(folder.id).to_hash(), "aria-current": "page" if last else None},
+                    folder_label(folder.emoji, folder.name),
+                ),
+            )
+        )
+    return h("nav", {"class": "breadcrumbs", "aria-label": "Breadcrumbs"}, h("ol", None, crumbs))
+
+
+def render_folder(
+    path: Sequence[Folder],
+    subfolders: Sequence[TreeRow],
+    notes: Sequence[Note],
+    words: Sequence[Word],
+    word_total: int,
+    state: ViewState,
+) -> El:
+    folder = path[-1]
+    return h(
+        "div",
+        None,
+        render_breadcrumbs(path),
+        h(
+            "div",
+            {"class": "folder-head", "data-color": folder.color},
+            h("h1", {"id": "folder-title"}, folder_label(folder.emoji, folder.name)),
+            h(
+                "div",
+                {"class": "folder-actions"},
+                action("Edit", "edit-folder", folder.id),
+                action("Move to…", "move-folder", folder.id),
+                action("Delete", "delete-folder", folder.id, **{"class": "danger"}),
+            ),
+        ),
+        h("p", {"class": "meta-line"}, _summary(len(subfolders), word_total, len(notes))),
+        _subfolder_block(folder, subfolders),
+        _notes_block(folder, notes, state),
+        _words_block(folder, words, word_total, state),
+    )
+
+
+def _summary(folders: int, words: int, notes: int) -> str:
+    def plural(n: int, one: str) -> str:
+        return f"{n} {one}" if n == 1 else f"{n} {one}s"
+
+    return " · ".join([plural(folders, "subfolder"), plural(words, "word"), plural(notes, "note")])
+
+
+def _subfolder_block(folder: Folder, subfolders: Sequence[TreeRow]) -> El:
+    body: Node = (
+        _folder_cards([r.folder for r in subfolders], {r.folder.id: r.total_words for r in subfolders})
+        if subfolders
+        else h("p", {"class": "empty"}, "No subfolders.")
+    )
+    return h(
+        "section",
+        {"class": "block", "aria-labelledby": "subfolders-title"},
+        h(
+            "h2",
+            {"id": "subfolders-title"},
+            "Subfolders",
+            h("span", {"class": "spacer"}),
+            action("+ New subfolder", "new-folder", folder.id, **{"class": "small-button"}),
+        ),
+        body,
+    )
+
+
+def _notes_block(folder: Folder, notes: Sequence[Note], state: ViewState) -> El:
+    items: list[Node] = [
+        note_form(note) if state.editing_note == note.id else _note(note) for note in notes
+    ]
+    if state.adding_note:
+        items.append(note_form(None))
+    if not items:
+        items.append(h("p", {"class": "empty"}, "No notes. Notes can use Markdown."))
+    return h(
+        "section",
+        {"class": "block", "aria-labelledby": "notes-title"},
+        h(
+            "h2",
+            {"id": "notes-title"},
+            "Notes",
+            h("span", {"class": "spacer"}),
+            action("+ Add note", "add-note", folder.id, **{"class": "small-button"}),
+        ),
+        items,
+    )
+
+
+def _note(note: Note) -> El:
+    return h(
+        "div",
+        {"class": "note", "data-note-id": note.id},
+        h(
+            "h3",
+            None,
+            note.title,
+            h("span", {"class": "spacer"}),
+            action("Edit", "edit-note", note.id, **{"aria-label": f"Edit note {note.title}"}),
+            action(
+                "Delete",
+                "delete-note",
+                note.id,
+                **{"class": "danger", "aria-label": f"Delete note {note.title}"},
+            ),
+        ),
+        h("div", {"class": "markdown"}, render_markdown(note.body)),
+    )
+
+
+def note_form(note: Note | None) -> El:
+    prefix = f"note-{note.id}" if note else "note-new"
+    return h(
+        "form",
+        {
+            "class": "note",
+            "data-action": "save-note",
+            "data-id": note.id if note else None,
+            "aria-label": "Edit note" if note else "New note",
+        },
+        h(
+            "div",
+            {"class": "form-grid"},
+            h("label", {"for": f"{prefix}-title"}, "Title"),
+            h(
+                "input",
+                {
+                    "id": f"{prefix}-title",
+                    "name": "title",
+                    "required": True,
+                    "maxlength": 200,
+                    "value": note.title if note else "",
+                },
+            ),
+            h("label", {"for": f"{prefix}-body"}, "Text (Markdown)"),
+            h("textarea", {"id": f"{prefix}-body", "name": "body", "rows": 6}, note.body if note else ""),
+        ),
+        form_error(),
+        h(
+            "div",
+            {"class": "form-actions"},
+            action("Cancel", "cancel-note"),
+            h("button", {"type": "submit", "class": "primary"}, "Save note"),
+        ),
+    )
+
+
+def _words_block(folder: Folder, words: Sequence[Word], total: int, state: ViewState) -> El:
+    rows = [
+        word_form(word, folder.id)
+        if state.editing_word == word.id
+        else _word(word, highlighted=state.route.word_id == word.id)
+        for word in words
+    ]
+    more = (
+        h(
+            "div",
+            {"class": "more"},
+            h("span", {"class": "meta-line"}, f"Showing {len(words)} of {total}. "),
+            action("Show more", "show-more"),
+        )
+        if total > len(words)
+        else None
+    )
+    return h(
+        "section",
+        {"class": "block", "aria-labelledby": "words-title"},
+        h(
+            "h2",
+            {"id": "words-title"},
+            f"Words ({total})",
+            h("span", {"class": "spacer"}),
+            action("Bulk paste…", "bulk-paste", folder.id, **{"class": "small-button"}),
+        ),
+        word_form(None, folder.id),
+        h("ul", {"class": "words", "aria-label": "Words"}, rows)
+        if rows
+        else h("p", {"class": "empty"}, "No words yet. Add one above or paste a list."),
+        more,
+    )
+
+
+def _word(word: Word, *, highlighted: bool) -> El:
+    return h(
+        "li",
+        {
+            "class": "word",
+            "id": f"word-{word.id}",
+            "data-word-id": word.id,
+            "data-color": word.color,
+            "data-highlight": "true" if highlighted else None,
+            "draggable": "true",
+        },
+        h(
+            "div",
+            {"class": "word-main"},
+            h(
+                "span",
+                {"class": "word-term", "lang": word.lang or None},
+                word.term,
+            ),
+            h("span", {"class": "word-lang"}, word.lang) if word.lang else None,
+            h("ol", {"class": "word-meanings"}, (h("li", None, m) for m in word.meanings))
+            if word.meanings
+            else None,
+            h("div", {"class": "word-notes"}, word.notes) if word.notes else None,
+        ),
+        h(
+            "div",
+            {"class": "word-actions"},
+            action("Edit", "edit-word", word.id, **{"aria-label": f"Edit {word.term}"}),
+            action("Move…", "move-word", word.id, **{"aria-label": f"Move {word.term}"}),
+            action(
+                "Delete",
+                "delete-word",
+                word.id,
+                **{"class": "danger", "aria-label": f"Delete {word.term}"},
+            ),
+        ),
+    )
+
+
+def word_form(word: Word | None, folder_id: int) -> El:
+    prefix = f"word-{word.id}" if word else "word-new"
+    fields: list[Node] = [
+        h("label", {"for": f"{prefix}-term"}, "Term"),
+        h(
+            "input",
+            {
+                "id": f"{prefix}-term",
+                "name": "term",
+                "required": True,
+                "maxlength": 200,
+                "autocomplete": "off",
+                "value": word.term if word else "",
+            },
+        ),
+        h("label", {"for": f"{prefix}-meanings"}, "Meanings (one per line)"),
+        h(
+            "textarea",
+            {"id": f"{prefix}-meanings", "name": "meanings", "rows": 2},
+            "\n".join(word.meanings) if word else "",
+        ),
+        h("label", {"for": f"{prefix}-notes"}, "Notes"),
+        h("textarea", {"id": f"{prefix}-notes", "name": "notes", "rows": 2}, word.notes if word else ""),
+        h("label", {"for": f"{prefix}-lang"}, "Language"),
+        h(
+            "input",
+            {
+                "id": f"{prefix}-lang",
+                "name": "lang",
+                "placeholder": "e.g. en, es-MX",
+                "maxlength": 35,
+                "value": word.lang if word else "",
+            },
+        ),
+        h("label", {"for": f"{prefix}-color"}, "Colour"),
+        colour_select("color", word.color if word else "none", f"{prefix}-color"),
+    ]
+    buttons: list[Node] = [
+        h("button", {"type": "submit", "class": "primary"}, "Save word" if word else "Add word")
+    ]
+    if word:
+        buttons.insert(0, action("Cancel", "cancel-word"))
+    form = h(
+        "form",
+        {
+            "class": "word-main" if word else "add-word",
+            "data-action": "save-word",
+            "data-id": word.id if word else None,
+            "data-folder": folder_id,
+            "aria-label": f"Edit {word.term}" if word else "Add a word",
+        },
+        h("div", {"class": "form-grid"}, fields),
+        form_error(),
+        h("div", {"class": "form-actions"}, buttons),
+    )
+    if word is None:
+        return form
+    return h("li", {"class": "word", "data-word-id": word.id}, form)

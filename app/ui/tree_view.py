@@ -1,0 +1,88 @@
+"""The folder tree in the sidebar: nested lists of links, collapsed unless opened or on the path.
+
+Only expanded branches are rendered, so a workspace of thousands of folders stays a small DOM.
+Rows carry `data-folder-id` so the browser can wire drag-and-drop moves onto them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+
+from app.store.results import TreeRow
+from app.ui.nodes import El, h
+from app.ui.routes import Route
+
+
+def folder_label(emoji: str, name: str) -> str:
+    return f"{emoji} {name}" if emoji else name
+
+
+def render_tree(rows: Sequence[TreeRow], current: int | None, expanded: Collection[int]) -> El:
+    if not rows:
+        return h("p", {"class": "empty"}, "No folders yet. Create one to start collecting words.")
+    children: dict[int | None, list[TreeRow]] = defaultdict(list)
+    for row in rows:
+        children[row.folder.parent_id].append(row)
+    return h(
+        "ul",
+        {"class": "tree", "aria-label": "Folder tree"},
+        _branch(children, None, current, expanded),
+    )
+
+
+def _branch(
+    children: dict[int | None, list[TreeRow]],
+    parent: int | None,
+    current: int | None,
+    expanded: Collection[int],
+) -> list[El]:
+    return [_item(children, row, current, expanded) for row in children.get(parent, [])]
+
+
+def _item(
+    children: dict[int | None, list[TreeRow]],
+    row: TreeRow,
+    current: int | None,
+    expanded: Collection[int],
+) -> El:
+    folder = row.folder
+    has_children = bool(children.get(folder.id))
+    is_open = has_children and folder.id in expanded
+    label = folder_label(folder.emoji, folder.name)
+    toggle = (
+        h(
+            "button",
+            {
+                "type": "button",
+                "class": "tree-toggle",
+                "data-action": "toggle-folder",
+                "data-id": folder.id,
+                "aria-expanded": "true" if is_open else "false",
+                "aria-label": f"{'Collapse' if is_open else 'Expand'} {folder.name}",
+            },
+            "▾" if is_open else "▸",
+        )
+        if has_children
+        else h("span", {"class": "tree-spacer", "aria-hidden": "true"})
+    )
+    words = "word" if row.total_words == 1 else "words"
+    link = h(
+        "a",
+        {
+            "href": Route(folder.id).to_hash(),
+            "aria-current": "page" if folder.id == current else None,
+            "aria-label": f"{label}, {row.total_words} {words}",
+        },
+        h("span", {"class": "swatch", "data-color": folder.color, "aria-hidden": "true"}),
+        h("span", {"class": "tree-name"}, label),
+        h("span", {"class": "tree-count", "aria-hidden": "true"}, str(row.total_words)),
+    )
+    row_el = h(
+        "div",
+        {"class": "tree-row", "data-folder-id": folder.id, "draggable": "true"},
+        toggle,
+        link,
+    )
+    nested = h("ul", None, _branch(children, folder.id, current, expanded)) if is_open else None
+    return h("li", None, row_el, nested)

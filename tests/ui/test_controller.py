@@ -1,0 +1,141 @@
+"""The controller as a user drives it: actions in, store changes and screen updates out."""
+
+from __future__ import annotations
+
+from app.store import Store
+from app.ui.controller import Controller
+from app.ui.nodes import El, find_all, text_content
+from app.ui.routes import Route
+
+
+def make() -> Controller:
+    return Controller(Store.open())
+
+
+def buttons(node: El, action: str) -> list[El]:
+    return find_all(node, lambda el: el.attrs.get("data-action") == action)
+
+
+def test_home_invites_first_folder() -> None:
+    ui = make()
+    main = ui.render_main()
+    assert "Create your first folder" in text_content(main)
+    assert buttons(main, "new-folder")
+
+
+def test_create_folder_navigates_and_tree_shows_it() -> None:
+    ui = make()
+    assert ui.dispatch("new-folder").dialog is not None
+    update = ui.dispatch("save-folder", None, {"name": "Biology", "emoji": "🧬", "color": "green"})
+    assert update.error is None and update.close_dialog
+    assert update.navigate is not None
+    ui.navigate(Route.parse(update.navigate))
+    assert "🧬 Biology" in text_content(ui.render_tree())
+    assert "🧬 Biology" in text_content(ui.render_main())
+
+
+def test_bad_folder_name_is_a_message_not_a_crash() -> None:
+    ui = make()
+    update = ui.dispatch("save-folder", None, {"name": "   ", "emoji": "", "color": "none"})
+    assert update.error and "empty" in update.error.lower()
+    assert ui.store.folders() == []
+
+
+def folder(ui: Controller, name: str = "Biology") -> int:
+    update = ui.dispatch("save-folder", None, {"name": name, "color": "none", "emoji": ""})
+    assert update.navigate
+    ui.navigate(Route.parse(update.navigate))
+    fid = ui.state.route.folder_id
+    assert fid is not None
+    return fid
+
+
+def test_add_edit_delete_word_and_undo() -> None:
+    ui = make()
+    fid = folder(ui)
+    update = ui.dispatch(
+        "save-word", None, {"folder": str(fid), "term": "mitosis", "meanings": "cell division\n\n"}
+    )
+    assert update.error is None
+    word = ui.store.words(fid)[0]
+    assert word.meanings == ["cell division"]
+    ui.dispatch("edit-word", str(word.id))
+    assert ui.state.editing_word == word.id
+    ui.dispatch("save-word", str(word.id), {"term": "Mitosis", "meanings": "division", "lang": "EN"})
+    assert ui.store.word(word.id).lang == "en"
+    ui.dispatch("delete-word", str(word.id))
+    assert ui.store.word_count(fid) == 0
+    assert "Undid" in (ui.dispatch("undo").toast or "")
+    assert ui.store.word(word.id).term == "Mitosis"
+
+
+def test_hostile_text_stays_text() -> None:
+    ui = make()
+    fid = folder(ui, "<img src=x onerror=alert(1)>")
+    ui.dispatch("save-word", None, {"folder": str(fid), "term": "<script>x</script>", "meanings": ""})
+    main = ui.render_main()
+    assert "<script>x</script>" in text_content(main)
+    assert not find_all(main, lambda el: el.tag in {"script", "img"})
+
+
+def test_delete_nonempty_folder_asks_first() -> None:
+    ui = make()
+    fid = folder(ui)
+    ui.dispatch("save-word", None, {"folder": str(fid), "term": "cell"})
+    update = ui.dispatch("delete-folder", str(fid))
+    assert update.dialog is not None and "1 word" in text_content(update.dialog)
+    assert ui.store.word_count(fid) == 1
+    update = ui.dispatch("confirm-delete-folder", str(fid))
+    assert update.navigate == "#/"
+    assert ui.store.folders() == []
+
+
+def test_bulk_paste_preview_then_add() -> None:
+    ui = make()
+    fid = folder(ui)
+    ui.dispatch("save-word", None, {"folder": str(fid), "term": "cell"})
+    preview = ui.dispatch("bulk-preview", str(fid), {"text": "cell - unit\natom - tiny\n\tbad"})
+    assert preview.patch is not None
+    update = ui.dispatch("bulk-add", str(fid), {"text": "cell - unit\natom - tiny\nion: charged"})
+    assert update.error is None
+    assert ui.store.word_count(fid) == 3
+    ui.dispatch("undo")
+    assert ui.store.word_count(fid) == 1
+
+
+def test_move_folder_into_own_child_is_refused() -> None:
+    ui = make()
+    parent = folder(ui, "A")
+    ui.dispatch("save-folder", None, {"name": "B", "parent": str(parent)})
+    child = ui.store.children(parent)[0].id
+    update = ui.dispatch("do-move-folder", str(parent), {"target": str(child)})
+    assert update.error
+    dialog = ui.dispatch("move-folder", str(parent)).dialog
+    assert dialog is not None and "B" not in text_content(dialog).replace("(Top level)", "")
+
+
+def test_notes_render_markdown_safely() -> None:
+    ui = make()
+    folder(ui)
+    ui.dispatch("add-note")
+    ui.dispatch("save-note", None, {"title": "Tips", "body": "**bold** <script>alert(1)</script>"})
+    main = ui.render_main()
+    assert find_all(main, lambda el: el.tag == "strong")
+    assert "<script>alert(1)</script>" in text_content(main)
+
+
+def test_search_results_link_to_words() -> None:
+    ui = make()
+    fid = folder(ui)
+    ui.dispatch("save-word", None, {"folder": str(fid), "term": "photosynthesis"})
+    hits = ui.search("photo")
+    assert hits and hits[0].attrs["data-href"].startswith(f"#/folder/{fid}/word/")
+    assert "Nothing matches" in text_content(ui.search("zzzz")[0])
+
+
+def test_deleted_folder_route_recovers() -> None:
+    ui = make()
+    fid = folder(ui)
+    ui.store.delete_folder(fid)
+    assert ui.refresh().navigate == "#/"
+    assert "not here" in text_content(ui.render_main())
