@@ -1,0 +1,220 @@
+"""Durability: log entries, replay after a kill at any point, damage reports and fallbacks."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import hashlib
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.domain import FolderId, NewFolder, NewWord, WordPatch
+from app.store import Changeset, Store
+from app.store.durability import Durability, SnapshotRecord
+from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError
+from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
+from tests.store.helpers import Dump, assert_index_in_sync, dump
+
+
+class MemoryBackend:
+    """What IndexedDB provides, kept in dicts; `appends` records every log write."""
+
+    def __init__(self) -> None:
+        self.snapshots: dict[int, SnapshotRecord] = {}
+        self.ops: dict[int, str] = {}
+        self.appends: list[tuple[int, str]] = []
+
+    async def load_snapshots(self) -> list[SnapshotRecord]:
+        return list(self.snapshots.values())
+
+    async def put_snapshot(self, record: SnapshotRecord) -> None:
+        self.snapshots[record.slot] = record
+
+    async def append_op(self, seq: int, text: str) -> None:
+        self.ops[seq] = text
+        self.appends.append((seq, text))
+
+    async def ops_after(self, seq: int) -> list[tuple[int, str]]:
+        return sorted((s, t) for s, t in self.ops.items() if s > seq)
+
+    async def trim_ops(self, upto_seq: int) -> None:
+        for seq in [s for s in self.ops if s <= upto_seq]:
+            del self.ops[seq]
+
+
+def _edit(store: Store, n: int) -> None:
+    """Edit number n, one command each: folders, words, a rename and an undo."""
+    if n % 5 == 0:
+        store.create_folder(NewFolder(name=f"Folder {n}"))
+    elif n % 5 == 3:
+        word = store.words(store.folders()[-1].id)[-1]
+        store.update_word(word.id, WordPatch(notes=f"note {n}"))
+    elif n % 5 == 4:
+        store.undo()
+    else:
+        folder = store.folders()[-1]
+        store.add_word(NewWord(folder_id=folder.id, term=f"w{n}", meanings=["m"]))
+
+
+async def _session(
+    backend: MemoryBackend, edits: int, every: int
+) -> tuple[list[Dump], list[MemoryBackend]]:
+    """Run `edits` persisted steps; return the state and the backend after each of them."""
+    durability = Durability(backend, snapshot_every=every)
+    await durability.boot()
+    store = durability.store
+    pending: list[Changeset] = []
+    store.subscribe(pending.append)
+    states, backends = [dump(store)], [copy.deepcopy(backend)]
+    for n in range(edits):
+        _edit(store, n)
+        for changeset in pending:
+            await durability.persist(changeset)
+            states.append(dump(store))
+            backends.append(copy.deepcopy(backend))
+        pending.clear()
+    return states, backends
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 6), st.data())
+def test_a_kill_after_any_edit_reloads_exactly_that_state(every: int, data: st.DataObject) -> None:
+    states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=every))
+    cut = data.draw(st.integers(0, len(states) - 1))
+    durability = Durability(backends[cut])
+    report = asyncio.run(durability.boot())
+    assert not report.damaged and report.seq == cut
+    assert dump(durability.store) == states[cut]
+    assert_index_in_sync(durability.store)
+
+
+def test_log_is_trimmed_only_behind_the_older_snapshot() -> None:
+    states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
+    last = backends[-1]
+    seqs = sorted(r.seq for r in last.snapshots.values())
+    assert len(seqs) == 2 and min(last.ops) == seqs[0] + 1
+    del last.snapshots[max(last.snapshots, key=lambda s: last.snapshots[s].seq)]
+    durability = Durability(last)
+    asyncio.run(durability.boot())
+    assert dump(durability.store) == states[-1]
+
+
+def test_a_corrupt_entry_stops_replay_at_the_last_good_state() -> None:
+    states, backends = asyncio.run(_session(MemoryBackend(), edits=10, every=1000))
+    backend = backends[-1]
+    backend.ops[6] = backend.ops[6][:-20]  # torn write
+    durability = Durability(backend)
+    report = asyncio.run(durability.boot())
+    assert report.damaged and report.seq == 5 and report.replayed == 5
+    assert "unreadable" in report.message() and "up to edit 5" in report.message()
+    assert dump(durability.store) == states[5]
+
+
+def test_after_recovery_new_edits_never_mix_with_the_damaged_ones() -> None:
+    states, backends = asyncio.run(_session(MemoryBackend(), edits=10, every=1000))
+    backend = backends[-1]
+    backend.ops[3] = "{not json"
+    durability = Durability(backend)
+    asyncio.run(durability.boot())
+    assert dump(durability.store) == states[2]
+    emitted: list[Changeset] = []
+    durability.store.subscribe(emitted.append)
+    durability.store.create_folder(NewFolder(name="After recovery"))
+    asyncio.run(durability.persist(emitted[0]))
+    again = Durability(backend)
+    report = asyncio.run(again.boot())
+    assert not report.damaged
+    assert dump(again.store) == dump(durability.store)
+
+
+def test_a_damaged_newest_snapshot_falls_back_to_the_other_slot() -> None:
+    states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
+    backend = backends[-1]
+    newest = max(backend.snapshots.values(), key=lambda r: r.seq)
+    backend.snapshots[newest.slot] = newest.model_copy(update={"data": b"garbage" * 100})
+    durability = Durability(backend)
+    report = asyncio.run(durability.boot())
+    assert report.damaged and f"edit {newest.seq}" in report.message()
+    assert dump(durability.store) == states[-1]
+    healed = max(backend.snapshots.values(), key=lambda r: r.seq)
+    assert healed.intact() and healed.slot == newest.slot
+
+
+def test_nothing_readable_is_reported_never_silent() -> None:
+    _, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
+    backend = backends[-1]
+    for slot, record in list(backend.snapshots.items()):
+        backend.snapshots[slot] = record.model_copy(update={"checksum": "0" * 64})
+    durability = Durability(backend)
+    report = asyncio.run(durability.boot())
+    assert report.started_empty and report.damaged
+    assert report.message().startswith("Nothing could be restored.")
+
+
+def test_fresh_start_is_not_damage() -> None:
+    durability = Durability(MemoryBackend())
+    report = asyncio.run(durability.boot())
+    assert not report.damaged and report.snapshot_seq is None and report.seq == 0
+
+
+def test_persist_writes_one_small_entry_whatever_the_database_size() -> None:
+    sizes = []
+    for words in (0, 3_000):
+        backend = MemoryBackend()
+        durability = Durability(backend, snapshot_every=1000)
+        asyncio.run(durability.boot())
+        store = durability.store
+        folder = store.create_folder(NewFolder(name="Big")).id
+        rows = store.preview_bulk(folder, "\n".join(f"w{i}" for i in range(words))).rows
+        store.bulk_add(folder, rows)
+        emitted: list[Changeset] = []
+        store.subscribe(emitted.append)
+        store.create_folder(NewFolder(name="One more"))
+        asyncio.run(durability.persist(emitted[0]))
+        assert len(backend.appends) == 1 and backend.snapshots == {}
+        sizes.append(len(backend.appends[0][1]))
+    assert sizes[0] == sizes[1] < 1_000
+
+
+def test_a_snapshot_from_a_newer_app_is_refused_not_overwritten() -> None:
+    backend = MemoryBackend()
+    store = Store.open()
+    store.create_folder(NewFolder(name="x"))
+    record = SnapshotRecord.of(0, 1, store)
+    raw = bytearray(record.data)
+    raw[60:64] = (SCHEMA_VERSION + 1).to_bytes(4, "big")  # user_version in the file header
+    backend.snapshots[0] = SnapshotRecord.model_validate(
+        {**record.model_dump(), "data": bytes(raw), "checksum": hashlib.sha256(raw).hexdigest()}
+    )
+    with pytest.raises(SchemaTooNewError):
+        asyncio.run(Durability(backend).boot())
+    assert backend.snapshots[0].data == bytes(raw)
+
+
+def test_entries_round_trip_and_reject_damage() -> None:
+    changeset = Changeset(label="Ünï 🧪", changes=[])
+    text = encode_entry(7, changeset)
+    assert decode_entry(text) == (7, changeset)
+    entry = json.loads(text)
+    for broken in (
+        text[: len(text) // 2],
+        "null",
+        "[]",
+        json.dumps({**entry, "seq": 8}),
+        json.dumps({**entry, "body": entry["body"].replace("Ünï", "Uni")}),
+        json.dumps({**entry, "body": "{}", "sum": "x"}),
+    ):
+        with pytest.raises(CorruptEntryError):
+            decode_entry(broken)
+
+
+def test_store_for_booted_folder_ids_continue() -> None:
+    _, backends = asyncio.run(_session(MemoryBackend(), edits=6, every=2))
+    durability = Durability(backends[-1])
+    asyncio.run(durability.boot())
+    before = {f.id for f in durability.store.folders()}
+    created = durability.store.create_folder(NewFolder(name="New after boot"))
+    assert created.id not in before and created.id > FolderId(0)
