@@ -38,6 +38,16 @@ from app.ui.tree_view import render_tree
 
 Data = Mapping[str, str]
 
+# Actions that change the collection (or open a form to change it); a read-only tab refuses them.
+WRITE_ACTIONS = frozenset(
+    {
+        *("new-folder", "save-folder", "edit-folder", "move-folder", "do-move-folder"),
+        *("delete-folder", "confirm-delete-folder", "save-word", "edit-word", "move-word"),
+        *("do-move-words", "delete-word", "bulk-paste", "bulk-add", "add-note", "edit-note"),
+        *("save-note", "delete-note", "undo", "redo"),
+    }
+)
+
 
 @dataclass
 class Update:
@@ -74,7 +84,7 @@ class Controller:
     def __init__(self, store: Store, state: ViewState | None = None) -> None:
         self.store = store
         self.state = state or ViewState()
-        self._bulk_text = ""
+        self.read_only: str | None = None  # why this tab may not write, when it may not
         self._actions: dict[str, Callable[[int | None, Data], Update]] = {
             "new-folder": self._new_folder,
             "save-folder": self._save_folder,
@@ -111,6 +121,8 @@ class Controller:
         handler = self._actions.get(action)
         if handler is None:
             return Update()
+        if self.read_only and action in WRITE_ACTIONS:
+            return Update(error=self.read_only, close_dialog=True)
         try:
             return handler(int(item_id) if item_id and item_id.isdigit() else None, data or {})
         except ValidationError as exc:
@@ -318,12 +330,10 @@ class Controller:
     def _bulk_paste(self, folder_id: int | None, _data: Data) -> Update:
         fid = folder_id if folder_id is not None else self.state.route.folder_id
         folder = self.store.folder(FolderId(_id(str(fid))))
-        self._bulk_text = ""
         return Update(dialog=dialogs.bulk_dialog(folder, "", None), focus="#bulk-text")
 
     def _bulk_preview(self, folder_id: int | None, data: Data) -> Update:
-        self._bulk_text = data.get("text", "")
-        preview = self.store.preview_bulk(FolderId(_id(str(folder_id))), self._bulk_text)
+        preview = self.store.preview_bulk(FolderId(_id(str(folder_id))), data.get("text", ""))
         return Update(patch=("#bulk-preview", dialogs.bulk_preview(preview)))
 
     def _bulk_add(self, folder_id: int | None, data: Data) -> Update:

@@ -1,0 +1,272 @@
+"""The running page: DOM events in, controller updates out, plus hash routing and the toolbar.
+
+Events are delegated from the document (a handful of listeners for the whole app): any element
+with `data-action` is dispatched to the controller with its `data-id` and, for forms, the form
+fields. Everything this module decides is about the browser; what an action means lives in
+app.ui.controller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+from app.browser.dom import by_id, data, replace_children
+from app.browser.keys import Shortcuts
+from app.browser.search_box import SearchBox
+from app.saving import SaveStatus
+from app.ui.controller import Controller, Update
+from app.ui.routes import Route
+
+TOAST_SECONDS = 5.0
+INPUT_DEBOUNCE_SECONDS = 0.15
+
+
+def _form_data(form: Any) -> dict[str, str]:
+    fields = {str(k): str(v) for k, v in js.Array.from_(js.FormData.new(form).entries())}
+    for key in ("folder", "parent"):
+        value = data(form, key)
+        if value is not None and key not in fields:
+            fields[key] = value
+    return fields
+
+
+class Page:
+    """Owns the DOM regions and applies controller updates to them."""
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+        self.tree = by_id("tree")
+        self.main = by_id("main")
+        self.dialog = by_id("dialog")
+        self.toast = by_id("toast")
+        self.status = by_id("save-status")
+        self.banner = by_id("banner")
+        self._last_form: Any = None
+        self._toast_task: asyncio.Task[None] | None = None
+        self._input_task: asyncio.Task[None] | None = None
+        self._drag: str | None = None
+        self._proxies: list[Any] = []
+        self.search = SearchBox(controller)
+        self.shortcuts = Shortcuts(self)
+
+    # --- wiring -------------------------------------------------------------------------------
+
+    def listen(self, target: Any, event: str, handler: Any) -> None:
+        proxy = create_proxy(handler)
+        self._proxies.append(proxy)
+        target.addEventListener(event, proxy)
+
+    def start(self) -> None:
+        doc = js.document
+        self.listen(doc, "click", self._on_click)
+        self.listen(doc, "submit", self._on_submit)
+        self.listen(doc, "input", self._on_input)
+        self.listen(doc, "keydown", self.shortcuts.on_keydown)
+        self.listen(doc, "dragstart", self._on_dragstart)
+        self.listen(doc, "dragover", self._on_dragover)
+        self.listen(doc, "dragleave", self._on_dragleave)
+        self.listen(doc, "drop", self._on_drop)
+        self.listen(js.window, "hashchange", lambda _e: self.route())
+        self.listen(js.window, "beforeunload", self._on_beforeunload)
+        self.search.start(self.listen)
+        for element_id in ("search", "new-root-folder"):
+            by_id(element_id).disabled = False
+        self._update_theme_button()
+        self.route()
+
+    # --- applying updates ---------------------------------------------------------------------
+
+    def route(self) -> None:
+        self.apply(self.controller.navigate(Route.parse(js.location.hash)))
+
+    def run(self, action: str, item_id: str | None = None, data: dict[str, str] | None = None) -> None:
+        if action == "toggle-theme":
+            self.toggle_theme()
+            return
+        self.apply(self.controller.dispatch(action, item_id, data))
+
+    def apply(self, update: Update) -> None:
+        if update.close_dialog and self.dialog.open:
+            self.dialog.close()
+        if update.dialog is not None:
+            replace_children(self.dialog, update.dialog)
+            if not self.dialog.open:
+                self.dialog.showModal()
+        if update.patch is not None:
+            selector, node = update.patch
+            target = self.dialog.querySelector(selector)
+            if target is not None:
+                replace_children(target, node)
+        if update.navigate is not None and update.navigate != (js.location.hash or "#/"):
+            js.location.hash = update.navigate  # hashchange renders the new place
+        else:
+            self._render(update)
+        if update.error:
+            self.show_error(update.error)
+        if update.toast:
+            self.show_toast(update.toast, undo="Ctrl+Z undoes it" in update.toast)
+        self.refresh_toolbar()
+        if update.focus:
+            target = js.document.querySelector(update.focus)
+            if target is not None:
+                target.focus()
+
+    def _render(self, update: Update) -> None:
+        if update.tree:
+            replace_children(self.tree, self.controller.render_tree())
+        if update.main:
+            replace_children(self.main, self.controller.render_main())
+            word = self.controller.state.route.word_id
+            target = by_id(f"word-{word}") if word is not None else None
+            if target is not None:
+                target.scrollIntoView(js.Object.fromEntries([["block", "center"]]))
+
+    def refresh_toolbar(self) -> None:
+        store = self.controller.store
+        for button_id, label, enabled in (
+            ("undo", store.undo_label, store.can_undo),
+            ("redo", store.redo_label, store.can_redo),
+        ):
+            button = by_id(button_id)
+            button.disabled = not enabled or bool(self.controller.read_only)
+            verb = "Undo" if button_id == "undo" else "Redo"
+            button.title = f"{verb}: {label}" if label else f"Nothing to {verb.lower()}"
+            button.setAttribute("aria-label", f"{verb} {label}" if label else verb)
+
+    def show_error(self, message: str) -> None:
+        form = self._last_form
+        slot = form.querySelector('[data-role="form-error"]') if form is not None else None
+        if slot is not None and form.isConnected:
+            slot.textContent = message
+            slot.hidden = False
+        else:
+            self.show_toast(message)
+
+    def show_toast(self, message: str, *, undo: bool = False) -> None:
+        toast = self.toast
+        toast.replaceChildren(js.document.createTextNode(message))
+        if undo and self.controller.store.can_undo:
+            button = js.document.createElement("button")
+            button.type = "button"
+            button.textContent = "Undo"
+            button.dataset.action = "undo"
+            toast.appendChild(button)
+        toast.hidden = False
+        if self._toast_task is not None:
+            self._toast_task.cancel()
+        self._toast_task = asyncio.ensure_future(self._hide_toast())
+
+    async def _hide_toast(self) -> None:
+        await asyncio.sleep(TOAST_SECONDS)
+        self.toast.hidden = True
+
+    def show_status(self, status: SaveStatus) -> None:
+        self.status.textContent = status.message
+        self.status.dataset.state = status.state
+        if status.state == "error":
+            self.show_banner(status.message, error=True)
+        elif data(self.banner, "kind") == "save-error":
+            self.hide_banner()
+
+    def show_banner(self, message: str, *, error: bool = False) -> None:
+        self.banner.textContent = message
+        self.banner.dataset.kind = "save-error" if error else "info"
+        self.banner.hidden = False
+
+    def hide_banner(self) -> None:
+        self.banner.hidden = True
+        self.banner.dataset.kind = ""
+
+    def toggle_theme(self) -> None:
+        root = js.document.documentElement
+        root.dataset.theme = "light" if root.dataset.theme == "dark" else "dark"
+        try:
+            js.localStorage.setItem("lexical-theme", root.dataset.theme)
+        except Exception:  # noqa: BLE001 - storage can be blocked; the theme still switches
+            pass
+        self._update_theme_button()
+
+    def _update_theme_button(self) -> None:
+        dark = js.document.documentElement.dataset.theme == "dark"
+        by_id("theme-toggle").setAttribute("aria-label", f"Switch to {'light' if dark else 'dark'} theme")
+
+    # --- event handlers -----------------------------------------------------------------------
+
+    def _on_click(self, event: Any) -> None:
+        target = event.target.closest("[data-action]")
+        if target is None or target.tagName == "FORM":
+            return
+        action = data(target, "action")
+        if action == "open-hit":
+            self.search.open(target)
+            return
+        event.preventDefault()
+        self.run(str(action), data(target, "id"))
+
+    def _on_submit(self, event: Any) -> None:
+        form = event.target
+        action = data(form, "action")
+        if action is None:
+            return
+        event.preventDefault()
+        self._last_form = form
+        slot = form.querySelector('[data-role="form-error"]')
+        if slot is not None:
+            slot.hidden = True
+        self.run(action, data(form, "id"), _form_data(form))
+
+    def _on_input(self, event: Any) -> None:
+        target = event.target
+        action = data(target, "input-action") if hasattr(target, "getAttribute") else None
+        if action is None:
+            return
+        if self._input_task is not None:
+            self._input_task.cancel()
+        self._input_task = asyncio.ensure_future(
+            self._debounced(action, data(target, "id"), str(target.value))
+        )
+
+    async def _debounced(self, action: str, item_id: str | None, text: str) -> None:
+        await asyncio.sleep(INPUT_DEBOUNCE_SECONDS)
+        self.run(action, item_id, {"text": text})
+
+    def _on_dragstart(self, event: Any) -> None:
+        row = event.target.closest("[data-folder-id], [data-word-id]") if event.target.closest else None
+        if row is None:
+            return
+        folder = data(row, "folder-id")
+        self._drag = f"folder:{folder}" if folder is not None else f"word:{data(row, 'word-id')}"
+        event.dataTransfer.setData("text/plain", self._drag)
+        event.dataTransfer.effectAllowed = "move"
+
+    def _drop_row(self, event: Any) -> Any:
+        return event.target.closest(".tree-row") if event.target.closest else None
+
+    def _on_dragover(self, event: Any) -> None:
+        row = self._drop_row(event)
+        if row is not None and self._drag is not None:
+            event.preventDefault()
+            row.dataset.drop = "true"
+
+    def _on_dragleave(self, event: Any) -> None:
+        row = self._drop_row(event)
+        if row is not None:
+            row.dataset.drop = "false"
+
+    def _on_drop(self, event: Any) -> None:
+        row = self._drop_row(event)
+        if row is None or self._drag is None:
+            return
+        event.preventDefault()
+        row.dataset.drop = "false"
+        kind, item_id = self._drag.split(":", 1)
+        self._drag = None
+        self.apply(self.controller.drop(kind, item_id, str(data(row, "folder-id"))))
+
+    def _on_beforeunload(self, event: Any) -> None:
+        if data(self.status, "state") not in ("saved", "idle"):
+            event.preventDefault()

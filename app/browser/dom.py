@@ -1,0 +1,47 @@
+"""Turn the safe element tree (app.ui.nodes) into DOM nodes.
+
+Only createElement, setAttribute and createTextNode are used, never innerHTML, so text from
+users or models can never become markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+
+from app.ui.nodes import Node
+
+document = js.document
+
+
+def to_dom(node: Node) -> Any:
+    if isinstance(node, str):
+        return document.createTextNode(node)
+    element = document.createElement(node.tag)
+    for name, value in node.attrs.items():
+        element.setAttribute(name, value)
+    if node.tag == "textarea":
+        # A textarea's content is its value; text children would only set the default.
+        element.value = "".join(c for c in node.children if isinstance(c, str))
+        return element
+    for child in node.children:
+        element.appendChild(to_dom(child))
+    return element
+
+
+def replace_children(target: Any, *nodes: Node) -> None:
+    fragment = document.createDocumentFragment()
+    for node in nodes:
+        fragment.appendChild(to_dom(node))
+    target.replaceChildren(fragment)
+
+
+def by_id(element_id: str) -> Any:
+    return document.getElementById(element_id)
+
+
+def data(element: Any, name: str) -> str | None:
+    """The element's `data-<name>` attribute, or None (a missing dataset key is not an error)."""
+    value = element.getAttribute(f"data-{name}")
+    return None if value is None else str(value)

@@ -1,0 +1,134 @@
+"""IndexedDB storage for the durability layer: two snapshot slots and the operation log.
+
+Implements `DurableBackend` from app.store.durability. Writes use `durability: "strict"`
+transactions and resolve only on `complete`, so "Saved" in the UI means flushed to disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
+
+from app.domain import LexicalError
+from app.store.durability import SnapshotRecord
+
+DB_NAME = "lexical"
+DB_VERSION = 1
+SNAPSHOTS = "snapshots"
+OPS = "ops"
+
+
+class StorageError(LexicalError):
+    """IndexedDB refused or failed a request (quota, private mode, a browser bug)."""
+
+
+def _obj(value: dict[str, Any]) -> Any:
+    return to_js(value, dict_converter=js.Object.fromEntries)
+
+
+def _explain(error: Any) -> str:
+    name = getattr(error, "name", "") if error is not None else ""
+    if name == "QuotaExceededError":
+        return "Your browser's storage for this site is full. Free some space or export a backup."
+    detail = getattr(error, "message", "") if error is not None else ""
+    return f"The browser could not save ({name or 'unknown error'}{': ' + detail if detail else ''})."
+
+
+def _wait(target: Any, ok_event: str, value: Any = None) -> asyncio.Future[Any]:
+    """A future settled by `ok_event` (or `error`/`abort`) on an IDB request or transaction."""
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    proxies: list[Any] = []
+
+    def settle(result: Any, error: Any = None) -> None:
+        for proxy in proxies:
+            proxy.destroy()
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(StorageError(_explain(error)))
+        else:
+            future.set_result(result)
+
+    def on_ok(_event: Any) -> None:
+        settle(value if value is not None else getattr(target, "result", None))
+
+    def on_error(_event: Any) -> None:
+        settle(None, target.error or js.Error.new("aborted"))
+
+    for name, handler in ((ok_event, on_ok), ("error", on_error), ("abort", on_error)):
+        proxy = create_proxy(handler)
+        proxies.append(proxy)
+        setattr(target, f"on{name}", proxy)
+    return future
+
+
+class IndexedDbBackend:
+    """`DurableBackend` over one IndexedDB database."""
+
+    def __init__(self, db: Any) -> None:
+        self._db = db
+
+    @classmethod
+    async def open(cls) -> IndexedDbBackend:
+        request = js.indexedDB.open(DB_NAME, DB_VERSION)
+
+        def upgrade(_event: Any) -> None:
+            db = request.result
+            names = list(db.objectStoreNames)
+            if SNAPSHOTS not in names:
+                db.createObjectStore(SNAPSHOTS, _obj({"keyPath": "slot"}))
+            if OPS not in names:
+                db.createObjectStore(OPS, _obj({"keyPath": "seq"}))
+
+        upgrade_proxy = create_proxy(upgrade)
+        request.onupgradeneeded = upgrade_proxy
+        try:
+            db = await _wait(request, "success")
+        finally:
+            upgrade_proxy.destroy()
+        return cls(db)
+
+    def _tx(self, store: str, mode: str) -> Any:
+        if mode == "readwrite":
+            return self._db.transaction(store, mode, _obj({"durability": "strict"}))
+        return self._db.transaction(store, mode)
+
+    async def load_snapshots(self) -> list[SnapshotRecord]:
+        rows = await _wait(self._tx(SNAPSHOTS, "readonly").objectStore(SNAPSHOTS).getAll(), "success")
+        records = []
+        for row in rows:
+            records.append(
+                SnapshotRecord(
+                    slot=row.slot,
+                    seq=row.seq,
+                    schema_version=row.schema_version,
+                    length=row.length,
+                    checksum=row.checksum,
+                    data=row.data.to_bytes(),
+                )
+            )
+        return records
+
+    async def put_snapshot(self, record: SnapshotRecord) -> None:
+        tx = self._tx(SNAPSHOTS, "readwrite")
+        row = _obj({**record.model_dump(exclude={"data"}), "data": js.Uint8Array.new(to_js(record.data))})
+        tx.objectStore(SNAPSHOTS).put(row)
+        await _wait(tx, "complete", True)
+
+    async def append_op(self, seq: int, text: str) -> None:
+        tx = self._tx(OPS, "readwrite")
+        tx.objectStore(OPS).add(_obj({"seq": seq, "text": text}))
+        await _wait(tx, "complete", True)
+
+    async def ops_after(self, seq: int) -> list[tuple[int, str]]:
+        tx = self._tx(OPS, "readonly")
+        rows = await _wait(tx.objectStore(OPS).getAll(js.IDBKeyRange.lowerBound(seq, True)), "success")
+        return [(int(row.seq), str(row.text)) for row in rows]
+
+    async def trim_ops(self, upto_seq: int) -> None:
+        tx = self._tx(OPS, "readwrite")
+        tx.objectStore(OPS).delete(js.IDBKeyRange.upperBound(upto_seq))
+        await _wait(tx, "complete", True)

@@ -1,0 +1,84 @@
+"""Keyboard shortcuts for the whole page (the `?` dialog lists them, from app.ui.dialogs)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import js  # type: ignore[import-not-found]
+
+from app.ui.routes import Route
+
+if TYPE_CHECKING:
+    from app.browser.app import Page
+
+TEXT_FIELDS = {"INPUT", "TEXTAREA", "SELECT"}
+
+
+class Shortcuts:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    def on_keydown(self, event: Any) -> None:
+        if event.defaultPrevented or event.isComposing:
+            return
+        key = str(event.key)
+        in_field = event.target.tagName in TEXT_FIELDS or bool(event.target.isContentEditable)
+        command = self._command(key, event, in_field)
+        if command is not None:
+            event.preventDefault()
+            command()
+
+    def _command(self, key: str, event: Any, in_field: bool) -> Any:
+        page = self.page
+        modifier = bool(event.ctrlKey or event.metaKey)
+        if modifier and not in_field and key.lower() in ("z", "y"):
+            redo = key.lower() == "y" or bool(event.shiftKey)
+            return lambda: page.run("redo" if redo else "undo")
+        if key == "Escape" and not page.dialog.open:
+            return self._escape if (in_field or page.search.is_open()) else None
+        if in_field or modifier or (event.altKey and key != "ArrowUp"):
+            return None
+        folder = page.controller.state.route.folder_id
+        folder_id = str(folder) if folder is not None else None
+        table = {
+            "/": page.search.focus,
+            "?": lambda: page.run("help"),
+            "t": page.toggle_theme,
+            "T": page.toggle_theme,
+            "f": lambda: page.run("new-folder", folder_id),
+            "F": lambda: page.run("new-folder", folder_id),
+        }
+        if folder_id is not None:
+            table.update(
+                n=lambda: self._focus("#word-new-term"),
+                N=lambda: self._focus("#word-new-term"),
+                b=lambda: page.run("bulk-paste", folder_id),
+                B=lambda: page.run("bulk-paste", folder_id),
+            )
+        if key == "ArrowUp" and event.altKey and folder is not None:
+            return self._go_up
+        return table.get(key)
+
+    def _focus(self, selector: str) -> None:
+        target = js.document.querySelector(selector)
+        if target is not None:
+            target.focus()
+
+    def _escape(self) -> None:
+        page = self.page
+        if page.search.is_open():
+            page.search.close()
+            return
+        if page.controller.state.editing_word is not None:
+            page.run("cancel-word")
+        elif page.controller.state.editing_note is not None or page.controller.state.adding_note:
+            page.run("cancel-note")
+        js.document.activeElement.blur()
+
+    def _go_up(self) -> None:
+        folder = self.page.controller.state.route.folder_id
+        if folder is None:
+            return
+        path = self.page.controller.store.folder_path(folder)
+        parent = path[-2].id if len(path) > 1 else None
+        js.location.hash = Route(parent).to_hash()

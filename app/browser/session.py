@@ -1,0 +1,112 @@
+"""Starting the workspace in this tab: load from IndexedDB, decide writer or follower, save edits.
+
+The writer tab persists every edit through the save queue and broadcasts it; a follower applies
+broadcast edits to its own copy, refuses changes, and becomes the writer (reloading the saved
+state) when the writing tab closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+
+from app.browser.app import Page
+from app.browser.idb import IndexedDbBackend
+from app.browser.tabs import EditChannel, WriterLock
+from app.saving import SaveQueue, SaveStatus
+from app.store.changes import Changeset
+from app.store.durability import Durability
+from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
+from app.ui.controller import Controller
+
+READ_ONLY = (
+    "Lexical is open in another tab, which is the one that saves changes. This tab follows it "
+    "live and is read-only; close the other tab to edit here."
+)
+
+
+class Session:
+    def __init__(self, backend: IndexedDbBackend, durability: Durability, lock: WriterLock) -> None:
+        self.backend = backend
+        self.durability = durability
+        self.controller = Controller(durability.store)
+        self.page = Page(self.controller)
+        self.lock = lock
+        self.channel = EditChannel(self._on_broadcast)
+        self.queue = SaveQueue(self._persist, self.page.show_status)
+        self._followed = durability.seq
+        self._unsubscribe: Any = None
+
+    async def _persist(self, changeset: Changeset) -> None:
+        seq = await self.durability.persist(changeset)
+        self.channel.send(seq, encode_entry(seq, changeset))
+
+    def become_writer(self) -> None:
+        self.controller.read_only = None
+        self._unsubscribe = self.controller.store.subscribe(self.queue.push)
+        self.page.show_status(SaveStatus("saved", "Saved"))
+
+    def become_follower(self) -> None:
+        self.controller.read_only = READ_ONLY
+        self.page.show_banner(READ_ONLY)
+        self.page.status.textContent = "Read-only"
+        self.page.status.dataset.state = "idle"
+        self.lock.wait_for_turn(lambda: asyncio.ensure_future(self._promote()))
+
+    async def _promote(self) -> None:
+        """The writer tab closed: reload what it saved and take over writing."""
+        await self._reload()
+        self.page.hide_banner()
+        self.become_writer()
+        self.page.show_toast("The other tab closed; this tab can now make changes.")
+
+    async def _reload(self) -> None:
+        durability = Durability(self.backend)
+        await durability.boot()
+        self.durability = durability
+        self.controller.store = durability.store
+        self._followed = durability.seq
+        self.page.apply(self.controller.refresh())
+
+    def _on_broadcast(self, seq: int, text: str) -> None:
+        if self.controller.read_only is None or seq <= self._followed:
+            return
+        try:
+            if seq != self._followed + 1:
+                raise CorruptEntryError("missed an edit")
+            _, changeset = decode_entry(text)
+        except CorruptEntryError:
+            asyncio.ensure_future(self._reload())  # missed or damaged message: read it all again
+            return
+        self.controller.store.apply_logged(changeset.changes)
+        self._followed = seq
+        self.page.apply(self.controller.refresh())
+
+
+async def start(stage: Any) -> Session:
+    """Open storage, load the workspace and show it; `stage(n)` reports boot progress."""
+    lock = WriterLock()
+    # Decide the writer before loading, so only one tab ever repairs or snapshots the store.
+    is_writer = await lock.acquire_now()
+    backend = await IndexedDbBackend.open()
+    durability = Durability(backend)
+    report = await durability.boot()
+    session = Session(backend, durability, lock)
+    stage(4)
+    session.page.start()
+    if is_writer:
+        session.become_writer()
+    else:
+        session.become_follower()
+    if report.damaged:
+        session.page.show_banner(report.message(), error=True)
+    _request_persistence()
+    return session
+
+
+def _request_persistence() -> None:
+    storage = getattr(js.navigator, "storage", None)
+    if storage is not None and hasattr(storage, "persist"):
+        storage.persist()

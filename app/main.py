@@ -1,0 +1,23 @@
+"""Composition root: load the Python packages, open the workspace and hand it to the page.
+
+Runs as PyScript's main script. Progress and any startup error are shown in the static shell
+(static/boot.js), and `data-ready="true"` marks the app interactive for people and tests.
+"""
+
+import js  # type: ignore[import-not-found]
+import pyodide_js  # type: ignore[import-not-found]
+
+boot = js.window.lexicalBoot
+try:
+    boot.showStage(2)
+    # Installed from the self-hosted, sha256-pinned Pyodide lock (see scripts/vendor.py).
+    await pyodide_js.loadPackage(["pydantic", "mistune"], checkIntegrity=True)  # noqa: F704, PLE1142
+    boot.showStage(3)
+    from app.browser.session import start
+
+    session = await start(boot.showStage)  # noqa: F704, PLE1142
+    js.document.documentElement.dataset.ready = "true"
+except Exception as exc:  # noqa: BLE001 - every startup failure must reach the page
+    message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+    boot.showError(str(message))
+    raise
