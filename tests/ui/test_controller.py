@@ -139,3 +139,13 @@ def test_deleted_folder_route_recovers() -> None:
     ui.store.delete_folder(fid)
     assert ui.refresh().navigate == "#/"
     assert "not here" in text_content(ui.render_main())
+
+
+def test_read_only_tab_refuses_writes_but_reads() -> None:
+    ui = make()
+    fid = folder(ui)
+    ui.read_only = "Lexical is open in another tab."
+    update = ui.dispatch("save-word", None, {"folder": str(fid), "term": "x"})
+    assert update.error == "Lexical is open in another tab."
+    assert ui.store.word_count(fid) == 0
+    assert ui.dispatch("toggle-folder", str(fid)).error is None
