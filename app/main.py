@@ -17,7 +17,7 @@ try:
 
     session = await start(boot.showStage)  # noqa: F704, PLE1142
     js.document.documentElement.dataset.ready = "true"
-except Exception as exc:  # noqa: BLE001 - every startup failure must reach the page
+except Exception as exc:
     message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
     boot.showError(str(message))
     raise

@@ -79,9 +79,11 @@ def wheel(spec: dict[str, Any], platform: list[str]) -> Path:
     target = CACHE / spec["file"]
     if not target.exists():
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-            + ["--only-binary=:all:", *platform, "-d", str(CACHE)]
-            + [f"{spec['name']}=={spec['version']}"],
+            [
+                *(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"),
+                *("--only-binary=:all:", *platform, "-d", str(CACHE)),
+                f"{spec['name']}=={spec['version']}",
+            ],
             check=True,
         )
     return verified(target, spec["sha256"])

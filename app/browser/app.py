@@ -9,12 +9,13 @@ app.ui.controller.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from app.browser.dom import by_id, data, replace_children
+from app.browser.dom import by_id, data, found, replace_children
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
 from app.saving import SaveStatus
@@ -32,6 +33,12 @@ def _form_data(form: Any) -> dict[str, str]:
         if value is not None and key not in fields:
             fields[key] = value
     return fields
+
+
+def _closest(event: Any, selector: str) -> Any:
+    """The nearest ancestor of the event target matching `selector` (targets may be text)."""
+    target = event.target
+    return target.closest(selector) if hasattr(target, "closest") else None
 
 
 class Page:
@@ -83,7 +90,9 @@ class Page:
     def route(self) -> None:
         self.apply(self.controller.navigate(Route.parse(js.location.hash)))
 
-    def run(self, action: str, item_id: str | None = None, data: dict[str, str] | None = None) -> None:
+    def run(
+        self, action: str, item_id: str | None = None, data: dict[str, str] | None = None
+    ) -> None:
         if action == "toggle-theme":
             self.toggle_theme()
             return
@@ -99,7 +108,7 @@ class Page:
         if update.patch is not None:
             selector, node = update.patch
             target = self.dialog.querySelector(selector)
-            if target is not None:
+            if found(target):
                 replace_children(target, node)
         if update.navigate is not None and update.navigate != (js.location.hash or "#/"):
             js.location.hash = update.navigate  # hashchange renders the new place
@@ -112,7 +121,7 @@ class Page:
         self.refresh_toolbar()
         if update.focus:
             target = js.document.querySelector(update.focus)
-            if target is not None:
+            if found(target):
                 target.focus()
 
     def _render(self, update: Update) -> None:
@@ -122,7 +131,7 @@ class Page:
             replace_children(self.main, self.controller.render_main())
             word = self.controller.state.route.word_id
             target = by_id(f"word-{word}") if word is not None else None
-            if target is not None:
+            if found(target):
                 target.scrollIntoView(js.Object.fromEntries([["block", "center"]]))
 
     def refresh_toolbar(self) -> None:
@@ -140,7 +149,7 @@ class Page:
     def show_error(self, message: str) -> None:
         form = self._last_form
         slot = form.querySelector('[data-role="form-error"]') if form is not None else None
-        if slot is not None and form.isConnected:
+        if found(slot) and form.isConnected:
             slot.textContent = message
             slot.hidden = False
         else:
@@ -184,21 +193,22 @@ class Page:
     def toggle_theme(self) -> None:
         root = js.document.documentElement
         root.dataset.theme = "light" if root.dataset.theme == "dark" else "dark"
-        try:
+        # Storage can be blocked (private mode, policy); the theme still switches.
+        with contextlib.suppress(Exception):
             js.localStorage.setItem("lexical-theme", root.dataset.theme)
-        except Exception:  # noqa: BLE001 - storage can be blocked; the theme still switches
-            pass
         self._update_theme_button()
 
     def _update_theme_button(self) -> None:
         dark = js.document.documentElement.dataset.theme == "dark"
-        by_id("theme-toggle").setAttribute("aria-label", f"Switch to {'light' if dark else 'dark'} theme")
+        by_id("theme-toggle").setAttribute(
+            "aria-label", f"Switch to {'light' if dark else 'dark'} theme"
+        )
 
     # --- event handlers -----------------------------------------------------------------------
 
     def _on_click(self, event: Any) -> None:
-        target = event.target.closest("[data-action]")
-        if target is None or target.tagName == "FORM":
+        target = _closest(event, "[data-action]")
+        if not found(target) or target.tagName == "FORM":
             return
         action = data(target, "action")
         if action == "open-hit":
@@ -215,7 +225,7 @@ class Page:
         event.preventDefault()
         self._last_form = form
         slot = form.querySelector('[data-role="form-error"]')
-        if slot is not None:
+        if found(slot):
             slot.hidden = True
         self.run(action, data(form, "id"), _form_data(form))
 
@@ -235,8 +245,8 @@ class Page:
         self.run(action, item_id, {"text": text})
 
     def _on_dragstart(self, event: Any) -> None:
-        row = event.target.closest("[data-folder-id], [data-word-id]") if event.target.closest else None
-        if row is None:
+        row = _closest(event, "[data-folder-id], [data-word-id]")
+        if not found(row):
             return
         folder = data(row, "folder-id")
         self._drag = f"folder:{folder}" if folder is not None else f"word:{data(row, 'word-id')}"
@@ -244,22 +254,22 @@ class Page:
         event.dataTransfer.effectAllowed = "move"
 
     def _drop_row(self, event: Any) -> Any:
-        return event.target.closest(".tree-row") if event.target.closest else None
+        return _closest(event, ".tree-row")
 
     def _on_dragover(self, event: Any) -> None:
         row = self._drop_row(event)
-        if row is not None and self._drag is not None:
+        if found(row) and self._drag is not None:
             event.preventDefault()
             row.dataset.drop = "true"
 
     def _on_dragleave(self, event: Any) -> None:
         row = self._drop_row(event)
-        if row is not None:
+        if found(row):
             row.dataset.drop = "false"
 
     def _on_drop(self, event: Any) -> None:
         row = self._drop_row(event)
-        if row is None or self._drag is None:
+        if not found(row) or self._drag is None:
             return
         event.preventDefault()
         row.dataset.drop = "false"

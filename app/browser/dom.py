@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import js  # type: ignore[import-not-found]
+from pyodide.ffi import jsnull  # type: ignore[import-not-found]
 
 from app.ui.nodes import Node
 
@@ -43,5 +44,11 @@ def by_id(element_id: str) -> Any:
 
 def data(element: Any, name: str) -> str | None:
     """The element's `data-<name>` attribute, or None (a missing dataset key is not an error)."""
-    value = element.getAttribute(f"data-{name}")
-    return None if value is None else str(value)
+    attribute = f"data-{name}"
+    # getAttribute gives JS null, which Pyodide maps to `jsnull`, not None: ask first.
+    return str(element.getAttribute(attribute)) if element.hasAttribute(attribute) else None
+
+
+def found(value: Any) -> bool:
+    """True for a real DOM result; JS null arrives as `jsnull` and undefined as None."""
+    return value is not None and value is not jsnull

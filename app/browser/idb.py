@@ -34,7 +34,9 @@ def _explain(error: Any) -> str:
     if name == "QuotaExceededError":
         return "Your browser's storage for this site is full. Free some space or export a backup."
     detail = getattr(error, "message", "") if error is not None else ""
-    return f"The browser could not save ({name or 'unknown error'}{': ' + detail if detail else ''})."
+    return (
+        f"The browser could not save ({name or 'unknown error'}{': ' + detail if detail else ''})."
+    )
 
 
 def _wait(target: Any, ok_event: str, value: Any = None) -> asyncio.Future[Any]:
@@ -97,7 +99,9 @@ class IndexedDbBackend:
         return self._db.transaction(store, mode)
 
     async def load_snapshots(self) -> list[SnapshotRecord]:
-        rows = await _wait(self._tx(SNAPSHOTS, "readonly").objectStore(SNAPSHOTS).getAll(), "success")
+        rows = await _wait(
+            self._tx(SNAPSHOTS, "readonly").objectStore(SNAPSHOTS).getAll(), "success"
+        )
         records = []
         for row in rows:
             records.append(
@@ -114,7 +118,9 @@ class IndexedDbBackend:
 
     async def put_snapshot(self, record: SnapshotRecord) -> None:
         tx = self._tx(SNAPSHOTS, "readwrite")
-        row = _obj({**record.model_dump(exclude={"data"}), "data": js.Uint8Array.new(to_js(record.data))})
+        row = _obj(
+            {**record.model_dump(exclude={"data"}), "data": js.Uint8Array.new(to_js(record.data))}
+        )
         tx.objectStore(SNAPSHOTS).put(row)
         await _wait(tx, "complete", True)
 
@@ -125,7 +131,9 @@ class IndexedDbBackend:
 
     async def ops_after(self, seq: int) -> list[tuple[int, str]]:
         tx = self._tx(OPS, "readonly")
-        rows = await _wait(tx.objectStore(OPS).getAll(js.IDBKeyRange.lowerBound(seq, True)), "success")
+        rows = await _wait(
+            tx.objectStore(OPS).getAll(js.IDBKeyRange.lowerBound(seq, True)), "success"
+        )
         return [(int(row.seq), str(row.text)) for row in rows]
 
     async def trim_ops(self, upto_seq: int) -> None:

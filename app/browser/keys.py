@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
+from app.browser.dom import found
 from app.ui.routes import Route
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class Shortcuts:
 
     def _focus(self, selector: str) -> None:
         target = js.document.querySelector(selector)
-        if target is not None:
+        if found(target):
             target.focus()
 
     def _escape(self) -> None:

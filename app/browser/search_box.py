@@ -11,7 +11,7 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from app.browser.dom import by_id, data, replace_children
+from app.browser.dom import by_id, data, found, replace_children
 from app.ui.controller import Controller
 
 
@@ -85,5 +85,6 @@ class SearchBox:
             self.close()
 
     def _on_outside(self, event: Any) -> None:
-        if self.is_open() and not event.target.closest(".search"):
+        inside = hasattr(event.target, "closest") and found(event.target.closest(".search"))
+        if self.is_open() and not inside:
             self.close()

@@ -38,6 +38,7 @@ class Session:
         self.queue = SaveQueue(self._persist, self.page.show_status)
         self._followed = durability.seq
         self._unsubscribe: Any = None
+        self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
 
     async def _persist(self, changeset: Changeset) -> None:
         seq = await self.durability.persist(changeset)
@@ -53,7 +54,7 @@ class Session:
         self.page.show_banner(READ_ONLY)
         self.page.status.textContent = "Read-only"
         self.page.status.dataset.state = "idle"
-        self.lock.wait_for_turn(lambda: asyncio.ensure_future(self._promote()))
+        self.lock.wait_for_turn(lambda: self._tasks.add(asyncio.ensure_future(self._promote())))
 
     async def _promote(self) -> None:
         """The writer tab closed: reload what it saved and take over writing."""
@@ -78,7 +79,8 @@ class Session:
                 raise CorruptEntryError("missed an edit")
             _, changeset = decode_entry(text)
         except CorruptEntryError:
-            asyncio.ensure_future(self._reload())  # missed or damaged message: read it all again
+            # Missed or damaged message: read everything again from storage.
+            self._tasks.add(asyncio.ensure_future(self._reload()))
             return
         self.controller.store.apply_logged(changeset.changes)
         self._followed = seq

@@ -14,6 +14,8 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
+from app.browser.dom import found
+
 LOCK_NAME = "lexical-writer"
 CHANNEL_NAME = "lexical-edits"
 
@@ -43,8 +45,8 @@ class WriterLock:
         got: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
         def granted(lock: Any) -> Any:
-            got.set_result(lock is not None)
-            if lock is None:
+            got.set_result(found(lock))
+            if not found(lock):
                 return None
             return js.Promise.new(self._proxy(_hold_forever))
 

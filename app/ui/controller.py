@@ -20,9 +20,9 @@ from app.domain import (
     NewFolder,
     NewNote,
     NewWord,
+    NoteId,
     NotePatch,
     NotFound,
-    NoteId,
     WordId,
     WordPatch,
     user_message,
@@ -134,7 +134,9 @@ class Controller:
         self.state.open(route)
         if route.folder_id is not None:
             try:
-                self.state.expanded.update(f.id for f in self.store.folder_path(FolderId(route.folder_id))[:-1])
+                self.state.expanded.update(
+                    f.id for f in self.store.folder_path(FolderId(route.folder_id))[:-1]
+                )
             except NotFound:
                 self.state.open(Route())
         return Update(tree=True, main=True, focus="#main")
@@ -158,7 +160,9 @@ class Controller:
     # --- rendering ----------------------------------------------------------------------------
 
     def render_tree(self) -> El:
-        return render_tree(self.store.folder_tree(), self.state.route.folder_id, self.state.expanded)
+        return render_tree(
+            self.store.folder_tree(), self.state.route.folder_id, self.state.expanded
+        )
 
     def render_main(self) -> El:
         folder_id = self.state.route.folder_id
@@ -171,18 +175,23 @@ class Controller:
                 "div",
                 {"class": "empty-hero"},
                 h("h1", None, "This folder is not here any more"),
-                h("p", None, "It may have been deleted or moved. ", h("a", {"href": "#/"}, "Go home")),
+                h(
+                    "p",
+                    None,
+                    "It may have been deleted or moved. ",
+                    h("a", {"href": "#/"}, "Go home"),
+                ),
             )
         fid = FolderId(folder_id)
         rows = {r.folder.id: r for r in self.store.folder_tree()}
         subfolders = [rows[f.id] for f in self.store.children(fid) if f.id in rows]
         return render_folder(
             path,
-            subfolders,
-            self.store.notes(fid),
-            self.store.words(fid, 0, self.state.word_limit),
-            self.store.word_count(fid),
-            self.state,
+            subfolders=subfolders,
+            notes=self.store.notes(fid),
+            words=self.store.words(fid, 0, self.state.word_limit),
+            word_total=self.store.word_count(fid),
+            state=self.state,
         )
 
     def _exists(self, folder_id: int) -> bool:
@@ -209,7 +218,9 @@ class Controller:
             "color": data.get("color") or "none",
         }
         if folder_id is not None:
-            folder = self.store.update_folder(FolderId(folder_id), FolderPatch.model_validate(fields))
+            folder = self.store.update_folder(
+                FolderId(folder_id), FolderPatch.model_validate(fields)
+            )
             return _changed(close_dialog=True, toast=f"Saved folder {folder.name}")
         parent = data.get("parent")
         new = NewFolder.model_validate({**fields, "parent_id": _id(parent) if parent else None})
@@ -232,7 +243,9 @@ class Controller:
         targets = [r for r in rows if r.folder.id not in banned]
         title = f"Move {folder.name} to…"
         return Update(
-            dialog=dialogs.move_dialog(title, "do-move-folder", folder.id, targets, folder.parent_id),
+            dialog=dialogs.move_dialog(
+                title, "do-move-folder", folder.id, targets, folder.parent_id
+            ),
             focus="#move-target",
         )
 
@@ -249,7 +262,9 @@ class Controller:
         fid = FolderId(_id(str(folder_id)))
         summary = self.store.deletion_summary(fid)
         if summary.subfolders or summary.words or summary.notes:
-            return Update(dialog=dialogs.delete_folder_dialog(summary), focus="#dialog button.primary")
+            return Update(
+                dialog=dialogs.delete_folder_dialog(summary), focus="#dialog button.primary"
+            )
         return self._confirm_delete_folder(fid, {})
 
     def _confirm_delete_folder(self, folder_id: int | None, _data: Data) -> Update:

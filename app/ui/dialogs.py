@@ -38,13 +38,21 @@ def _buttons(confirm: str, *, danger: bool = False) -> El:
         "div",
         {"class": "form-actions"},
         action("Cancel", "close-dialog"),
-        h("button", {"type": "submit", "class": "primary danger" if danger else "primary"}, confirm),
+        h(
+            "button",
+            {"type": "submit", "class": "primary danger" if danger else "primary"},
+            confirm,
+        ),
     )
 
 
 def folder_dialog(folder: Folder | None, parent: Folder | None) -> El:
     """Create (folder is None) or edit a folder's name, emoji and colour."""
-    title = f"Edit {folder.name}" if folder else (f"New folder in {parent.name}" if parent else "New folder")
+    title = (
+        f"Edit {folder.name}"
+        if folder
+        else (f"New folder in {parent.name}" if parent else "New folder")
+    )
     return _dialog(
         title,
         h(
@@ -100,7 +108,9 @@ def move_dialog(
     for row in targets:
         indent = "\u00a0\u00a0" * row.depth
         label = indent + folder_label(row.folder.emoji, row.folder.name)
-        options.append(h("option", {"value": row.folder.id, "selected": row.folder.id == current}, label))
+        options.append(
+            h("option", {"value": row.folder.id, "selected": row.folder.id == current}, label)
+        )
     return _dialog(
         title,
         h(
@@ -135,7 +145,11 @@ def delete_folder_dialog(summary: DeletionSummary) -> El:
         h("p", {"class": "meta-line"}, "You can undo this with Ctrl+Z."),
         h(
             "form",
-            {"data-action": "confirm-delete-folder", "data-id": folder.id, "aria-label": "Confirm delete"},
+            {
+                "data-action": "confirm-delete-folder",
+                "data-id": folder.id,
+                "aria-label": "Confirm delete",
+            },
             form_error(),
             _buttons("Delete folder and contents", danger=True),
         ),
@@ -163,7 +177,7 @@ def bulk_dialog(folder: Folder, text: str, preview: BulkPreview | None) -> El:
                     "rows": 8,
                     "data-input-action": "bulk-preview",
                     "data-id": folder.id,
-                    "placeholder": "photosynthesis - making food from light\nmitosis: cell division",
+                    "placeholder": "photosynthesis - making food from light\nmitosis: division",
                 },
                 text,
             ),
@@ -215,7 +229,14 @@ def bulk_preview(preview: BulkPreview | None) -> Node:
                 h(
                     "thead",
                     None,
-                    h("tr", None, h("th", None, "Line"), h("th", None, "Term"), h("th", None, "Meanings"), h("th", None, "Status")),
+                    h(
+                        "tr",
+                        None,
+                        h("th", None, "Line"),
+                        h("th", None, "Term"),
+                        h("th", None, "Meanings"),
+                        h("th", None, "Status"),
+                    ),
                 ),
                 h("tbody", None, rows),
             ),
@@ -232,7 +253,14 @@ def help_dialog() -> El:
         h(
             "div",
             {"class": "shortcuts"},
-            ((h("div", None, h("kbd", None, key)), h("div", None, what)) for key, what in SHORTCUTS),
+            (
+                (h("div", None, h("kbd", None, key)), h("div", None, what))
+                for key, what in SHORTCUTS
+            ),
         ),
-        h("div", {"class": "form-actions"}, action("Close", "close-dialog", None, **{"class": "primary"})),
+        h(
+            "div",
+            {"class": "form-actions"},
+            action("Close", "close-dialog", None, **{"class": "primary"}),
+        ),
     )

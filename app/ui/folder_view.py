@@ -27,7 +27,9 @@ def action(label: str, name: str, item_id: int | None = None, **attrs: str) -> E
 
 
 def form_error() -> El:
-    return h("p", {"class": "form-error", "data-role": "form-error", "role": "alert", "hidden": True})
+    return h(
+        "p", {"class": "form-error", "data-role": "form-error", "role": "alert", "hidden": True}
+    )
 
 
 def colour_select(name: str, selected: str, label_id: str) -> El:
@@ -49,7 +51,11 @@ def render_home(rows: Sequence[TreeRow]) -> El:
             h("h1", None, "Welcome to Lexical"),
             h("p", None, "Collect words into folders, add meanings and notes, and find them fast."),
             action("Create your first folder", "new-folder", None, **{"class": "primary"}),
-            h("p", {"class": "meta-line"}, "Everything stays in this browser. Press ? for shortcuts."),
+            h(
+                "p",
+                {"class": "meta-line"},
+                "Everything stays in this browser. Press ? for shortcuts.",
+            ),
         )
     return h(
         "div",
@@ -115,6 +121,7 @@ def render_breadcrumbs(path: Sequence[Folder]) -> El:
 
 def render_folder(
     path: Sequence[Folder],
+    *,
     subfolders: Sequence[TreeRow],
     notes: Sequence[Note],
     words: Sequence[Word],
@@ -154,7 +161,9 @@ def _summary(folders: int, words: int, notes: int) -> str:
 
 def _subfolder_block(folder: Folder, subfolders: Sequence[TreeRow]) -> El:
     body: Node = (
-        _folder_cards([r.folder for r in subfolders], {r.folder.id: r.total_words for r in subfolders})
+        _folder_cards(
+            [r.folder for r in subfolders], {r.folder.id: r.total_words for r in subfolders}
+        )
         if subfolders
         else h("p", {"class": "empty"}, "No subfolders.")
     )
@@ -240,7 +249,11 @@ def note_form(note: Note | None) -> El:
                 },
             ),
             h("label", {"for": f"{prefix}-body"}, "Text (Markdown)"),
-            h("textarea", {"id": f"{prefix}-body", "name": "body", "rows": 6}, note.body if note else ""),
+            h(
+                "textarea",
+                {"id": f"{prefix}-body", "name": "body", "rows": 6},
+                note.body if note else "",
+            ),
         ),
         form_error(),
         h(
@@ -349,7 +362,11 @@ def word_form(word: Word | None, folder_id: int) -> El:
             "\n".join(word.meanings) if word else "",
         ),
         h("label", {"for": f"{prefix}-notes"}, "Notes"),
-        h("textarea", {"id": f"{prefix}-notes", "name": "notes", "rows": 2}, word.notes if word else ""),
+        h(
+            "textarea",
+            {"id": f"{prefix}-notes", "name": "notes", "rows": 2},
+            word.notes if word else "",
+        ),
         h("label", {"for": f"{prefix}-lang"}, "Language"),
         h(
             "input",

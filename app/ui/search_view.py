@@ -36,8 +36,13 @@ def highlighted(snippet: Snippet) -> list[Node]:
 
 def render_results(query: str, hits: Sequence[SearchHit]) -> list[El]:
     if not hits:
-        return [h("div", {"class": "search-empty", "role": "option", "aria-disabled": "true"},
-                  f"Nothing matches “{query.strip()[:80]}”.")]
+        return [
+            h(
+                "div",
+                {"class": "search-empty", "role": "option", "aria-disabled": "true"},
+                f"Nothing matches “{query.strip()[:80]}”.",
+            )
+        ]
     return [_hit(i, hit) for i, hit in enumerate(hits)]
 
 
@@ -53,8 +58,12 @@ def _hit(index: int, hit: SearchHit) -> El:
             "data-action": "open-hit",
             "data-href": hit_route(hit).to_hash(),
         },
-        h("div", None, h("span", {"class": "hit-title"}, hit.title),
-          h("span", {"class": "hit-kind"}, _KIND_LABEL[hit.kind])),
+        h(
+            "div",
+            None,
+            h("span", {"class": "hit-title"}, hit.title),
+            h("span", {"class": "hit-kind"}, _KIND_LABEL[hit.kind]),
+        ),
         h("div", {"class": "hit-path"}, path),
         h("div", {"class": "hit-snippet"}, highlighted(hit.snippet)) if hit.snippet.text else None,
     )

@@ -61,7 +61,9 @@ def test_add_edit_delete_word_and_undo() -> None:
     assert word.meanings == ["cell division"]
     ui.dispatch("edit-word", str(word.id))
     assert ui.state.editing_word == word.id
-    ui.dispatch("save-word", str(word.id), {"term": "Mitosis", "meanings": "division", "lang": "EN"})
+    ui.dispatch(
+        "save-word", str(word.id), {"term": "Mitosis", "meanings": "division", "lang": "EN"}
+    )
     assert ui.store.word(word.id).lang == "en"
     ui.dispatch("delete-word", str(word.id))
     assert ui.store.word_count(fid) == 0
@@ -72,7 +74,9 @@ def test_add_edit_delete_word_and_undo() -> None:
 def test_hostile_text_stays_text() -> None:
     ui = make()
     fid = folder(ui, "<img src=x onerror=alert(1)>")
-    ui.dispatch("save-word", None, {"folder": str(fid), "term": "<script>x</script>", "meanings": ""})
+    ui.dispatch(
+        "save-word", None, {"folder": str(fid), "term": "<script>x</script>", "meanings": ""}
+    )
     main = ui.render_main()
     assert "<script>x</script>" in text_content(main)
     assert not find_all(main, lambda el: el.tag in {"script", "img"})

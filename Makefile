@@ -1,0 +1,46 @@
+# Lexical: `make serve` to run it, `make test` to check it. Both set up what they need.
+PYTHON ?= python3
+PORT ?= 8000
+VENV := .venv
+BIN := $(VENV)/bin
+DEPS := $(VENV)/.installed
+
+.PHONY: serve test test-unit test-e2e lint vendor build chromium clean
+
+serve: vendor build
+	$(PYTHON) scripts/serve.py --port $(PORT)
+
+test: lint test-unit test-e2e
+
+test-unit: $(DEPS)
+	$(BIN)/pytest tests
+
+test-e2e: $(DEPS) vendor build chromium
+	$(BIN)/pytest e2e -p no:cacheprovider
+
+lint: $(DEPS)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+$(DEPS): requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+# Runtime files (PyScript, Pyodide, wheels): fetched through npm and pip, verified by sha256.
+vendor:
+	$(PYTHON) scripts/vendor.py
+
+build:
+	$(PYTHON) scripts/build.py
+
+# Playwright drives Debian's Chromium (its own browser download cannot work offline).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Chromium with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium fonts-noto-color-emoji >/dev/null; }
+
+clean:
+	rm -rf static/vendor static/build .cache $(VENV) e2e/artifacts

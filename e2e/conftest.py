@@ -1,0 +1,123 @@
+"""End-to-end fixtures: serve the real static folder on loopback and drive it in Debian Chromium.
+
+Every test gets a fresh browser context (empty IndexedDB). Any request that would leave the
+machine is blocked and fails the test, as does any uncaught error on the page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "e2e" / "artifacts"
+READY = "document.documentElement.dataset.ready === 'true'"
+BOOT_TIMEOUT_MS = 60_000
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--port", str(port), "--quiet"],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield url
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return {
+        **browser_type_launch_args,
+        "executable_path": executable,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+class Guard:
+    """Collects requests to anything but the app's own origin, and uncaught page errors."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+
+    def route(self, route: Route) -> None:
+        url = route.request.url
+        if url.startswith(self.origin + "/") or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort("blockedbyclient")
+
+    def watch(self, page: Page) -> None:
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+
+@pytest.fixture
+def guard(base_url: str) -> Guard:
+    return Guard(base_url)
+
+
+@pytest.fixture
+def context(browser: Browser, guard: Guard) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    ctx.route("**/*", guard.route)
+    ctx.on("page", guard.watch)
+    yield ctx
+    ctx.close()
+    assert not guard.outside, f"requests left the machine: {guard.outside}"
+    assert not guard.errors, f"uncaught errors on the page: {guard.errors}"
+
+
+def open_app(context: BrowserContext, base_url: str, path: str = "/") -> Page:
+    page = context.new_page()
+    page.goto(base_url + path)
+    page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
+    return page
+
+
+@pytest.fixture
+def app(context: BrowserContext, base_url: str) -> Page:
+    return open_app(context, base_url)
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
