@@ -1,0 +1,129 @@
+"""User-level helpers shared by the end-to-end tests: every step goes through roles, labels,
+visible text and the keyboard, as a person would use the app."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Locator, Page, expect
+
+SAVED = re.compile(r"^Saved$")
+FOLDER_HASH = re.compile(r"#/folder/(\d+)$")
+
+
+def save_status(page: Page) -> Locator:
+    """The save indicator in the top bar (not the toast, which is also a status)."""
+    return page.get_by_role("status").filter(has_text=re.compile(r"^(Saved|Saving…|Read-only|Loading…|Not saved.*)$"))
+
+
+def wait_saved(page: Page) -> None:
+    expect(page.get_by_role("status").filter(has_text=SAVED)).to_be_visible()
+
+
+def tree(page: Page) -> Locator:
+    return page.get_by_role("navigation", name="Folders")
+
+
+def tree_link(page: Page, label: str) -> Locator:
+    """A folder link in the sidebar tree; its accessible name is "<emoji> <name>, N words"."""
+    return tree(page).get_by_role("link", name=re.compile(rf"^{re.escape(label)}, \d+ words?$"))
+
+
+def dialog(page: Page) -> Locator:
+    return page.get_by_role("dialog")
+
+
+def toast(page: Page) -> Locator:
+    return page.locator("#toast")
+
+
+def heading(page: Page, text: str) -> Locator:
+    return page.get_by_role("heading", level=1, name=text, exact=True)
+
+
+def current_folder_id(page: Page) -> int:
+    match = FOLDER_HASH.search(page.evaluate("location.hash"))
+    assert match, page.evaluate("location.hash")
+    return int(match.group(1))
+
+
+def create_folder(
+    page: Page,
+    name: str,
+    *,
+    emoji: str = "",
+    colour: str | None = None,
+    subfolder: bool = False,
+) -> int:
+    """Create a folder (top-level from the sidebar, or inside the open folder) and open it."""
+    if subfolder:
+        page.get_by_role("button", name="+ New subfolder").click()
+    elif page.get_by_role("button", name="Create your first folder").is_visible():
+        page.get_by_role("button", name="Create your first folder").click()
+    else:
+        tree(page).get_by_role("button", name="+ New folder").click()
+    box = dialog(page)
+    expect(box).to_be_visible()
+    box.get_by_label("Name").fill(name)
+    if emoji:
+        box.get_by_label("Emoji").fill(emoji)
+    if colour:
+        box.get_by_label("Colour").select_option(label=colour)
+    box.get_by_role("button", name="Create folder").click()
+    expect(box).to_be_hidden()
+    label = f"{emoji} {name}" if emoji else name
+    expect(heading(page, label)).to_be_visible()
+    return current_folder_id(page)
+
+
+def add_form(page: Page) -> Locator:
+    return page.get_by_role("form", name="Add a word")
+
+
+def add_word(page: Page, term: str, meanings: list[str] | None = None, *, lang: str = "", notes: str = "") -> None:
+    """Add a word to the open folder through the "Add a word" form."""
+    form = add_form(page)
+    form.get_by_label("Term").fill(term)
+    form.get_by_label("Meanings (one per line)").fill("\n".join(meanings or []))
+    if notes:
+        form.get_by_label("Notes").fill(notes)
+    form.get_by_label("Language").fill(lang)
+    form.get_by_role("button", name="Add word").click()
+    expect(word_item(page, term)).to_be_visible()
+
+
+def words(page: Page) -> Locator:
+    return page.get_by_role("list", name="Words")
+
+
+def word_item(page: Page, term: str) -> Locator:
+    """The list item of a shown word, found by its Delete button's accessible name."""
+    return words(page).get_by_role("listitem").filter(
+        has=page.get_by_role("button", name=f"Delete {term}", exact=True)
+    )
+
+
+def words_heading(page: Page, count: int) -> Locator:
+    return page.get_by_role("heading", level=2, name=f"Words ({count})")
+
+
+def focus_outside_fields(page: Page) -> None:
+    """Move focus off any text field so single-key and Ctrl+Z shortcuts reach the app."""
+    page.locator("#main").focus()
+
+
+def add_note(page: Page, title: str, body: str) -> None:
+    page.get_by_role("button", name="+ Add note").click()
+    form = page.get_by_role("form", name="New note")
+    form.get_by_label("Title").fill(title)
+    form.get_by_label("Text (Markdown)").fill(body)
+    form.get_by_role("button", name="Save note").click()
+    expect(page.get_by_role("heading", level=3, name=re.compile(rf"^{re.escape(title)}"))).to_be_visible()
+
+
+def search_box(page: Page) -> Locator:
+    return page.get_by_role("combobox", name="Search words, meanings and notes")
+
+
+def search_results(page: Page) -> Locator:
+    return page.get_by_role("listbox", name="Search results")

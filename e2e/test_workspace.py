@@ -1,0 +1,221 @@
+"""Folders, subfolders and words through the UI: create, edit, move, delete, undo, validation."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from e2e.lexical_ui import (
+    add_form,
+    add_word,
+    create_folder,
+    dialog,
+    focus_outside_fields,
+    heading,
+    toast,
+    tree,
+    tree_link,
+    wait_saved,
+    word_item,
+    words_heading,
+)
+
+
+def toolbar_undo(page: Page):
+    return page.get_by_role("banner").get_by_role("button", name=re.compile(r"^Undo"))
+
+
+def breadcrumbs(page: Page):
+    return page.get_by_role("navigation", name="Breadcrumbs")
+
+
+def test_folder_tree_words_edit_delete_and_undo(app: Page) -> None:
+    create_folder(app, "Biology", emoji="🧬", colour="Green")
+    expect(tree_link(app, "🧬 Biology")).to_be_visible()
+    expect(tree_link(app, "🧬 Biology")).to_have_attribute("aria-current", "page")
+
+    # A subfolder from the folder page; the dialog says where it goes.
+    app.get_by_role("button", name="+ New subfolder").click()
+    expect(dialog(app).get_by_role("heading", name="New folder in Biology")).to_be_visible()
+    dialog(app).get_by_label("Name").fill("Cells")
+    dialog(app).get_by_role("button", name="Create folder").click()
+    expect(heading(app, "Cells")).to_be_visible()
+
+    # Breadcrumbs show Home › 🧬 Biology › Cells, the last one being the current page.
+    crumbs = breadcrumbs(app).get_by_role("link")
+    expect(crumbs).to_have_text(["Home", "🧬 Biology", "Cells"])
+    expect(crumbs.last).to_have_attribute("aria-current", "page")
+    # The tree shows Cells nested and expanded under Biology.
+    expect(tree(app).get_by_role("button", name="Collapse Biology")).to_have_attribute("aria-expanded", "true")
+    expect(tree_link(app, "Cells")).to_have_attribute("aria-current", "page")
+
+    add_word(app, "mitochondrion", ["powerhouse of the cell", "organelle with its own DNA"])
+    add_word(app, "célula", ["cell"], lang="es-mx")
+    add_word(app, "ribosome", ["makes proteins"])
+    expect(words_heading(app, 3)).to_be_visible()
+    expect(app.get_by_text("0 subfolders · 3 words · 0 notes")).to_be_visible()
+
+    mito = word_item(app, "mitochondrion")
+    expect(mito.get_by_role("listitem")).to_have_text(["powerhouse of the cell", "organelle with its own DNA"])
+    celula = word_item(app, "célula")
+    # The language tag is normalised and shown, and the term is marked up in that language.
+    expect(celula).to_contain_text("es-MX")
+    expect(celula.get_by_text("célula", exact=True)).to_have_attribute("lang", "es-MX")
+    # The sidebar count follows: Biology counts the words of its subfolders.
+    expect(tree_link(app, "🧬 Biology")).to_have_accessible_name("🧬 Biology, 3 words")
+
+    # Inline edit: Edit -> change -> Save word.
+    app.get_by_role("button", name="Edit mitochondrion").click()
+    form = app.get_by_role("form", name="Edit mitochondrion")
+    expect(form.get_by_label("Term")).to_be_focused()
+    expect(form.get_by_label("Term")).to_have_value("mitochondrion")
+    form.get_by_label("Meanings (one per line)").fill("powerhouse of the cell\nsite of respiration")
+    form.get_by_role("button", name="Save word").click()
+    expect(form).to_be_hidden()
+    expect(mito.get_by_role("listitem")).to_have_text(["powerhouse of the cell", "site of respiration"])
+
+    # Delete, then Undo with the toolbar button.
+    app.get_by_role("button", name="Delete ribosome").click()
+    expect(word_item(app, "ribosome")).to_have_count(0)
+    expect(words_heading(app, 2)).to_be_visible()
+    expect(toast(app)).to_contain_text("Deleted ribosome")
+    toolbar_undo(app).click()
+    expect(word_item(app, "ribosome")).to_be_visible()
+    expect(words_heading(app, 3)).to_be_visible()
+
+    # Delete again, then Undo with Ctrl+Z (focus outside text fields first: the form takes focus).
+    app.get_by_role("button", name="Delete ribosome").click()
+    expect(word_item(app, "ribosome")).to_have_count(0)
+    focus_outside_fields(app)
+    app.keyboard.press("Control+z")
+    expect(word_item(app, "ribosome")).to_be_visible()
+    expect(toast(app)).to_contain_text("Undid")
+    # And redo with Ctrl+Shift+Z.
+    focus_outside_fields(app)
+    app.keyboard.press("Control+Shift+z")
+    expect(word_item(app, "ribosome")).to_have_count(0)
+    wait_saved(app)
+
+
+def test_folder_rename_move_and_delete_with_undo(app: Page) -> None:
+    create_folder(app, "Biology", emoji="🧬")
+    create_folder(app, "Cells", subfolder=True)
+    add_word(app, "nucleus", ["holds the DNA"])
+    create_folder(app, "Chemistry", colour="Blue")
+
+    # Rename via Edit.
+    app.get_by_role("button", name="Edit", exact=True).click()
+    box = dialog(app)
+    expect(box.get_by_role("heading", name="Edit Chemistry")).to_be_visible()
+    expect(box.get_by_label("Name")).to_have_value("Chemistry")
+    expect(box.get_by_label("Colour")).to_have_value("blue")
+    box.get_by_label("Name").fill("Organic chemistry")
+    box.get_by_label("Emoji").fill("🧪")
+    box.get_by_role("button", name="Save").click()
+    expect(box).to_be_hidden()
+    expect(heading(app, "🧪 Organic chemistry")).to_be_visible()
+    expect(tree_link(app, "🧪 Organic chemistry")).to_be_visible()
+    expect(tree(app).get_by_role("link", name=re.compile(r"^Chemistry"))).to_have_count(0)
+
+    # Move Cells into Organic chemistry with the "Move to…" dialog.
+    tree_link(app, "Cells").click()
+    expect(heading(app, "Cells")).to_be_visible()
+    app.get_by_role("button", name="Move to…").click()
+    box = dialog(app)
+    expect(box.get_by_role("heading", name="Move Cells to…")).to_be_visible()
+    target = box.get_by_label("Destination")
+    # A folder cannot go inside itself: Cells is not offered.
+    expect(target.get_by_role("option")).to_have_text(["(Top level)", "🧬 Biology", "🧪 Organic chemistry"])
+    target.select_option(label="🧪 Organic chemistry")
+    box.get_by_role("button", name="Move here").click()
+    expect(box).to_be_hidden()
+    expect(toast(app)).to_contain_text("Moved Cells to Organic chemistry")
+    expect(breadcrumbs(app).get_by_role("link")).to_have_text(["Home", "🧪 Organic chemistry", "Cells"])
+    expect(tree_link(app, "🧬 Biology")).to_have_accessible_name("🧬 Biology, 0 words")
+    expect(tree_link(app, "🧪 Organic chemistry")).to_have_accessible_name("🧪 Organic chemistry, 1 word")
+
+    # Delete a non-empty folder: the dialog lists what goes; Cancel keeps everything.
+    tree_link(app, "🧪 Organic chemistry").click()
+    expect(heading(app, "🧪 Organic chemistry")).to_be_visible()
+    app.get_by_role("button", name="Delete", exact=True).click()
+    box = dialog(app)
+    expect(box.get_by_role("heading", name="Delete 🧪 Organic chemistry?")).to_be_visible()
+    expect(box.get_by_role("listitem")).to_have_text(["1 subfolder", "1 word"])
+    expect(box.get_by_role("button", name="Delete folder and contents")).to_be_focused()
+    box.get_by_role("button", name="Cancel").click()
+    expect(box).to_be_hidden()
+    expect(heading(app, "🧪 Organic chemistry")).to_be_visible()
+    expect(tree_link(app, "🧪 Organic chemistry")).to_be_visible()
+
+    # Confirm deletes it and everything inside; we land on the parent (home).
+    app.get_by_role("button", name="Delete", exact=True).click()
+    dialog(app).get_by_role("button", name="Delete folder and contents").click()
+    expect(dialog(app)).to_be_hidden()
+    expect(heading(app, "Your collection")).to_be_visible()
+    expect(tree_link(app, "🧪 Organic chemistry")).to_have_count(0)
+    expect(tree_link(app, "Cells")).to_have_count(0)
+    expect(app.get_by_text("1 folders · 0 words")).to_be_visible()
+
+    # Undo restores the folder, its subfolder and the word.
+    toolbar_undo(app).click()
+    expect(tree_link(app, "🧪 Organic chemistry")).to_have_accessible_name("🧪 Organic chemistry, 1 word")
+    tree_link(app, "🧪 Organic chemistry").click()
+    expect(app.get_by_text("1 subfolder · 0 words · 0 notes")).to_be_visible()
+    app.get_by_role("main").get_by_role("link", name="Cells").click()
+    expect(word_item(app, "nucleus")).to_be_visible()
+    wait_saved(app)
+
+
+def test_bad_input_shows_a_message_and_writes_nothing(app: Page) -> None:
+    create_folder(app, "Spanish", emoji="🇪🇸")
+    wait_saved(app)
+    undo = toolbar_undo(app)
+    expect(undo).to_have_accessible_name('Undo Create folder "Spanish"')
+    form = add_form(app)
+    alert = form.get_by_role("alert")
+    expect(alert).to_be_hidden()
+
+    # A truly empty term is stopped by the browser's own required-field check.
+    form.get_by_role("button", name="Add word").click()
+    assert form.get_by_label("Term").evaluate("el => el.validity.valueMissing")
+
+    # A blank (spaces only) term reaches the app, which explains the problem in the form.
+    form.get_by_label("Term").fill("   ")
+    form.get_by_label("Meanings (one per line)").fill("something")
+    form.get_by_role("button", name="Add word").click()
+    expect(alert).to_be_visible()
+    expect(alert).to_have_text(re.compile(r"Term must not be empty"))
+
+    # A malformed language tag.
+    form.get_by_label("Term").fill("hola")
+    form.get_by_label("Language").fill("not a tag!")
+    form.get_by_role("button", name="Add word").click()
+    expect(alert).to_have_text(re.compile(r"must be a language tag such as en, es-MX"))
+
+    # Nothing was written: no words, the undo history still ends at the folder, no toast of an add.
+    expect(words_heading(app, 0)).to_be_visible()
+    expect(app.get_by_text("No words yet.")).to_be_visible()
+    expect(undo).to_have_accessible_name('Undo Create folder "Spanish"')
+    # What the user typed is kept, so they can fix it.
+    expect(form.get_by_label("Term")).to_have_value("hola")
+
+    # Fixing the tag lets it through, and the message goes away.
+    form.get_by_label("Language").fill("es")
+    form.get_by_role("button", name="Add word").click()
+    expect(word_item(app, "hola")).to_be_visible()
+    expect(add_form(app).get_by_role("alert")).to_be_hidden()
+
+    # A folder with an empty (blank) name is refused inside the dialog too.
+    tree(app).get_by_role("button", name="+ New folder").click()
+    box = dialog(app)
+    box.get_by_label("Name").fill("  ")
+    box.get_by_role("button", name="Create folder").click()
+    expect(box.get_by_role("alert")).to_have_text(re.compile(r"Name must not be empty"))
+    box.get_by_label("Emoji").fill("abc")
+    box.get_by_label("Name").fill("Letters")
+    box.get_by_role("button", name="Create folder").click()
+    expect(box.get_by_role("alert")).to_have_text(re.compile(r"Emoji must be an emoji"))
+    box.get_by_role("button", name="Cancel").click()
+    expect(box).to_be_hidden()
+    expect(tree(app).get_by_role("link")).to_have_count(1)
