@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.domain import Folder
-from app.store.results import BulkPreview, DeletionSummary, TreeRow
+from app.store.results import BulkPreview, BulkRow, DeletionSummary, TreeRow
 from app.ui.folder_view import action, colour_select, form_error
 from app.ui.nodes import El, Node, h
 from app.ui.tree_view import folder_label
@@ -182,8 +182,6 @@ def bulk_dialog(folder: Folder, text: str, preview: BulkPreview | None) -> El:
                 text,
             ),
             h("div", {"id": "bulk-preview", "aria-live": "polite"}, bulk_preview(preview)),
-            form_error(),
-            _buttons(_bulk_button(preview)),
         ),
     )
 
@@ -193,7 +191,20 @@ def _bulk_button(preview: BulkPreview | None) -> str:
     return f"Add {ok} word{'s' if ok != 1 else ''}" if ok else "Add words"
 
 
-def bulk_preview(preview: BulkPreview | None) -> Node:
+def bulk_preview(preview: BulkPreview | None) -> El:
+    """The preview table with the form's buttons, whose label counts the words to add."""
+    return h("div", None, _preview_table(preview), form_error(), _buttons(_bulk_button(preview)))
+
+
+def _status_text(row: BulkRow) -> str:
+    if row.status == "ok":
+        return "✓ add"
+    if row.status == "duplicate":
+        return row.reason or "Duplicate"
+    return f"✗ {row.reason or 'Not readable'}"
+
+
+def _preview_table(preview: BulkPreview | None) -> Node:
     if preview is None or not preview.rows:
         note = preview.note if preview else ""
         return h("p", {"class": "empty"}, note or "The preview appears here as you type or paste.")
@@ -206,12 +217,7 @@ def bulk_preview(preview: BulkPreview | None) -> Node:
             h("td", None, str(row.line)),
             h("td", None, row.term),
             h("td", None, "; ".join(row.meanings)),
-            h(
-                "td",
-                {"class": f"status-{row.status}"},
-                {"ok": "✓ add", "duplicate": "duplicate", "invalid": "✗"}[row.status]
-                + (f": {row.reason}" if row.reason else ""),
-            ),
+            h("td", {"class": f"status-{row.status}"}, _status_text(row)),
         )
         for row in preview.rows[:500]
     ]

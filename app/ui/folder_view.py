@@ -140,15 +140,16 @@ def render_folder(
             h(
                 "div",
                 {"class": "folder-actions"},
+                action("+ New subfolder", "new-folder", folder.id),
                 action("Edit", "edit-folder", folder.id),
                 action("Move to…", "move-folder", folder.id),
                 action("Delete", "delete-folder", folder.id, **{"class": "danger"}),
             ),
         ),
         h("p", {"class": "meta-line"}, _summary(len(subfolders), word_total, len(notes))),
-        _subfolder_block(folder, subfolders),
-        _notes_block(folder, notes, state),
+        _subfolder_block(subfolders),
         _words_block(folder, words, word_total, state),
+        _notes_block(folder, notes, state),
     )
 
 
@@ -159,25 +160,15 @@ def _summary(folders: int, words: int, notes: int) -> str:
     return " · ".join([plural(folders, "subfolder"), plural(words, "word"), plural(notes, "note")])
 
 
-def _subfolder_block(folder: Folder, subfolders: Sequence[TreeRow]) -> El:
-    body: Node = (
-        _folder_cards(
-            [r.folder for r in subfolders], {r.folder.id: r.total_words for r in subfolders}
-        )
-        if subfolders
-        else h("p", {"class": "empty"}, "No subfolders.")
-    )
+def _subfolder_block(subfolders: Sequence[TreeRow]) -> El | None:
+    if not subfolders:
+        return None
+    totals: dict[int, int] = {r.folder.id: r.total_words for r in subfolders}
     return h(
         "section",
         {"class": "block", "aria-labelledby": "subfolders-title"},
-        h(
-            "h2",
-            {"id": "subfolders-title"},
-            "Subfolders",
-            h("span", {"class": "spacer"}),
-            action("+ New subfolder", "new-folder", folder.id, **{"class": "small-button"}),
-        ),
-        body,
+        h("h2", {"id": "subfolders-title"}, "Subfolders"),
+        _folder_cards([r.folder for r in subfolders], totals),
     )
 
 
@@ -342,7 +333,7 @@ def _word(word: Word, *, highlighted: bool) -> El:
 
 def word_form(word: Word | None, folder_id: int) -> El:
     prefix = f"word-{word.id}" if word else "word-new"
-    fields: list[Node] = [
+    main_fields: list[Node] = [
         h("label", {"for": f"{prefix}-term"}, "Term"),
         h(
             "input",
@@ -358,9 +349,11 @@ def word_form(word: Word | None, folder_id: int) -> El:
         h("label", {"for": f"{prefix}-meanings"}, "Meanings (one per line)"),
         h(
             "textarea",
-            {"id": f"{prefix}-meanings", "name": "meanings", "rows": 2},
+            {"id": f"{prefix}-meanings", "name": "meanings", "rows": 2 if word else 1},
             "\n".join(word.meanings) if word else "",
         ),
+    ]
+    more_fields: list[Node] = [
         h("label", {"for": f"{prefix}-notes"}, "Notes"),
         h(
             "textarea",
@@ -395,7 +388,16 @@ def word_form(word: Word | None, folder_id: int) -> El:
             "data-folder": folder_id,
             "aria-label": f"Edit {word.term}" if word else "Add a word",
         },
-        h("div", {"class": "form-grid"}, fields),
+        h("div", {"class": "form-grid"}, main_fields),
+        # A new word needs only a term and meanings; the rest folds away to keep the list close.
+        h("div", {"class": "form-grid"}, more_fields)
+        if word
+        else h(
+            "details",
+            {"class": "more-fields"},
+            h("summary", None, "Notes, language and colour"),
+            h("div", {"class": "form-grid"}, more_fields),
+        ),
         form_error(),
         h("div", {"class": "form-actions"}, buttons),
     )
