@@ -85,9 +85,13 @@ def add_word(page: Page, term: str, meanings: list[str] | None = None, *, lang: 
     form = add_form(page)
     form.get_by_label("Term").fill(term)
     form.get_by_label("Meanings (one per line)").fill("\n".join(meanings or []))
-    if notes:
-        form.get_by_label("Notes").fill(notes)
-    form.get_by_label("Language").fill(lang)
+    if notes or lang:
+        more = form.get_by_text("Notes, language and colour")
+        if more.is_visible() and not form.get_by_label("Language").is_visible():
+            more.click()  # the add form folds these fields away
+        if notes:
+            form.get_by_label("Notes").fill(notes)
+        form.get_by_label("Language").fill(lang)
     form.get_by_role("button", name="Add word").click()
     expect(word_item(page, term)).to_be_visible()
 

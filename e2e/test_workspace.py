@@ -189,6 +189,8 @@ def test_bad_input_shows_a_message_and_writes_nothing(app: Page) -> None:
 
     # A malformed language tag.
     form.get_by_label("Term").fill("hola")
+    expect(form.get_by_label("Language")).to_be_hidden()  # folded away until asked for
+    form.get_by_text("Notes, language and colour").click()
     form.get_by_label("Language").fill("not a tag!")
     form.get_by_role("button", name="Add word").click()
     expect(alert).to_have_text(re.compile(r"must be a language tag such as en, es-MX"))
@@ -219,3 +221,57 @@ def test_bad_input_shows_a_message_and_writes_nothing(app: Page) -> None:
     box.get_by_role("button", name="Cancel").click()
     expect(box).to_be_hidden()
     expect(tree(app).get_by_role("link")).to_have_count(1)
+
+
+def test_bulk_paste_previews_adds_only_good_lines_and_undoes_in_one_step(app: Page) -> None:
+    create_folder(app, "Biology", emoji="🧬")
+    add_word(app, "mitochondrion", ["powerhouse of the cell"])
+    wait_saved(app)
+
+    app.get_by_role("button", name="Bulk paste…").click()
+    box = dialog(app)
+    expect(box.get_by_role("heading", name="Bulk paste into Biology")).to_be_visible()
+    text = box.get_by_label("Lines to add")
+    expect(text).to_be_focused()
+    expect(box.get_by_text("The preview appears here as you type or paste.")).to_be_visible()
+    expect(box.get_by_role("button", name="Add words")).to_be_visible()
+    text.fill(
+        "photosynthesis - making food from light; uses chlorophyll\n"
+        "osmosis\twater crossing a membrane\n"
+        "\n"
+        "Mitochondrion - a duplicate of an existing word\n"
+        ": a meaning without a term\n"
+    )
+    expect(box.get_by_text("2 to add · 1 duplicate · 1 with problems")).to_be_visible()
+    table = box.get_by_role("table", name="Preview")
+    rows = table.get_by_role("row")
+    expect(rows).to_have_count(5)  # header + 4 non-blank lines
+    expect(rows.nth(1)).to_contain_text("photosynthesis")
+    expect(rows.nth(1)).to_contain_text("making food from light; uses chlorophyll")
+    expect(rows.nth(1)).to_contain_text("✓ add")
+    expect(rows.nth(2)).to_contain_text("osmosis")
+    expect(rows.nth(2)).to_contain_text("water crossing a membrane")
+    expect(rows.nth(3)).to_contain_text("Already in this folder.")
+    expect(rows.nth(4)).to_contain_text("✗ The term must not be empty.")
+    # Line numbers refer to the pasted text (the blank line counts).
+    expect(rows.nth(3).get_by_role("cell").first).to_have_text("4")
+
+    # The submit button counts what it will add.
+    box.get_by_role("button", name="Add 2 words").click()
+    expect(box).to_be_hidden()
+    expect(toast(app)).to_contain_text("Added 2 words, skipped 2")
+    expect(words_heading(app, 3)).to_be_visible()
+    expect(word_item(app, "photosynthesis").get_by_role("listitem")).to_have_text(
+        ["making food from light", "uses chlorophyll"]
+    )
+    expect(word_item(app, "osmosis")).to_be_visible()
+    expect(word_item(app, "Mitochondrion")).to_have_count(0)
+
+    # One undo removes the whole paste, and only the paste.
+    toolbar_undo(app).click()
+    expect(words_heading(app, 1)).to_be_visible()
+    expect(word_item(app, "photosynthesis")).to_have_count(0)
+    expect(word_item(app, "osmosis")).to_have_count(0)
+    expect(word_item(app, "mitochondrion")).to_be_visible()
+    wait_saved(app)
+
