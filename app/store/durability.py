@@ -84,9 +84,19 @@ class BootReport(BaseModel):
 
 
 class Durability:
-    def __init__(self, backend: DurableBackend, *, snapshot_every: int = 200) -> None:
+    def __init__(
+        self,
+        backend: DurableBackend,
+        *,
+        snapshot_every: int = 200,
+        snapshot_bytes: int = 1_000_000,
+    ) -> None:
         self._backend = backend
         self._every = snapshot_every
+        # A big log (a bulk paste writes every row into one entry) makes boot replay slow:
+        # past this many logged bytes a snapshot is cheaper than replaying them next time.
+        self._max_bytes = snapshot_bytes
+        self._bytes_since_snapshot = 0
         self._store: Store | None = None
         self._seq = 0
         self._since_snapshot = 0
@@ -142,9 +152,11 @@ class Durability:
         """Append one log entry for `changeset`; returns its seq."""
         self._seq += 1
         seq = self._seq
-        await self._backend.append_op(seq, encode_entry(seq, changeset))
+        entry = encode_entry(seq, changeset)
+        await self._backend.append_op(seq, entry)
         self._since_snapshot += 1
-        if self._since_snapshot >= self._every:
+        self._bytes_since_snapshot += len(entry)
+        if self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes:
             await self.snapshot()
         return seq
 
@@ -154,6 +166,7 @@ class Durability:
         await self._backend.put_snapshot(SnapshotRecord.of(slot, self._seq, self.store))
         self._slot_seq[slot] = self._seq
         self._since_snapshot = 0
+        self._bytes_since_snapshot = 0
         older = self._slot_seq[1 - slot]
         if older > 0:
             await self._backend.trim_ops(older)

@@ -218,3 +218,20 @@ def test_store_for_booted_folder_ids_continue() -> None:
     before = {f.id for f in durability.store.folders()}
     created = durability.store.create_folder(NewFolder(name="New after boot"))
     assert created.id not in before and created.id > FolderId(0)
+
+
+def test_a_big_log_entry_triggers_a_snapshot_so_boot_need_not_replay_it() -> None:
+    backend = MemoryBackend()
+    durability = Durability(backend, snapshot_every=1000, snapshot_bytes=50_000)
+    asyncio.run(durability.boot())
+    store = durability.store
+    emitted: list[Changeset] = []
+    store.subscribe(emitted.append)
+    folder = store.create_folder(NewFolder(name="Big")).id
+    store.bulk_add(folder, store.preview_bulk(folder, "\n".join(f"w{i}" for i in range(2_000))).rows)
+    for changeset in emitted:
+        asyncio.run(durability.persist(changeset))
+    assert len(backend.snapshots) == 1
+    rebooted = Durability(backend)
+    report = asyncio.run(rebooted.boot())
+    assert report.replayed == 0 and rebooted.store.word_count(folder) == 2_000
