@@ -111,6 +111,10 @@ class Store:
     def words(self, folder_id: FolderId, offset: int = 0, limit: int = 200) -> list[Word]:
         return queries.words(self._db, folder_id, offset, limit)
 
+    def word_position(self, word: Word) -> int:
+        """Index of `word` in its folder's listing, for paging to a deep-linked word."""
+        return queries.word_position(self._db, word)
+
     def word_count(self, folder_id: FolderId) -> int:
         return queries.word_count(self._db, folder_id)
 

@@ -132,6 +132,7 @@ class Controller:
 
     def navigate(self, route: Route) -> Update:
         self.state.open(route)
+        self._page_to_word(route)
         if route.folder_id is not None:
             try:
                 self.state.expanded.update(
@@ -140,6 +141,18 @@ class Controller:
             except NotFound:
                 self.state.open(Route())
         return Update(tree=True, main=True, focus="#main")
+
+    def _page_to_word(self, route: Route) -> None:
+        """Show enough pages of the folder to include a linked word (it may be far down)."""
+        if route.word_id is None:
+            return
+        try:
+            word = self.store.word(WordId(route.word_id))
+        except NotFound:
+            return
+        if word.folder_id == route.folder_id:
+            needed = self.store.word_position(word) + 1
+            self.state.word_limit = max(self.state.word_limit, -(-needed // PAGE_SIZE) * PAGE_SIZE)
 
     def drop(self, kind: str, item_id: str, target: str) -> Update:
         """Drag and drop: a folder or word dropped onto a folder in the tree."""
