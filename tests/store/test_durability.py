@@ -228,7 +228,8 @@ def test_a_big_log_entry_triggers_a_snapshot_so_boot_need_not_replay_it() -> Non
     emitted: list[Changeset] = []
     store.subscribe(emitted.append)
     folder = store.create_folder(NewFolder(name="Big")).id
-    store.bulk_add(folder, store.preview_bulk(folder, "\n".join(f"w{i}" for i in range(2_000))).rows)
+    text = "\n".join(f"w{i}" for i in range(2_000))
+    store.bulk_add(folder, store.preview_bulk(folder, text).rows)
     for changeset in emitted:
         asyncio.run(durability.persist(changeset))
     assert len(backend.snapshots) == 1
