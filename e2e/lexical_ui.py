@@ -13,7 +13,9 @@ FOLDER_HASH = re.compile(r"#/folder/(\d+)$")
 
 def save_status(page: Page) -> Locator:
     """The save indicator in the top bar (not the toast, which is also a status)."""
-    return page.get_by_role("status").filter(has_text=re.compile(r"^(Saved|Saving…|Read-only|Loading…|Not saved.*)$"))
+    return page.get_by_role("status").filter(
+        has_text=re.compile(r"^(Saved|Saving…|Read-only|Loading…|Not saved.*)$")
+    )
 
 
 def wait_saved(page: Page) -> None:
@@ -80,7 +82,9 @@ def add_form(page: Page) -> Locator:
     return page.get_by_role("form", name="Add a word")
 
 
-def add_word(page: Page, term: str, meanings: list[str] | None = None, *, lang: str = "", notes: str = "") -> None:
+def add_word(
+    page: Page, term: str, meanings: list[str] | None = None, *, lang: str = "", notes: str = ""
+) -> None:
     """Add a word to the open folder through the "Add a word" form."""
     form = add_form(page)
     form.get_by_label("Term").fill(term)
@@ -102,8 +106,10 @@ def words(page: Page) -> Locator:
 
 def word_item(page: Page, term: str) -> Locator:
     """The list item of a shown word, found by its Delete button's accessible name."""
-    return words(page).get_by_role("listitem").filter(
-        has=page.get_by_role("button", name=f"Delete {term}", exact=True)
+    return (
+        words(page)
+        .get_by_role("listitem")
+        .filter(has=page.get_by_role("button", name=f"Delete {term}", exact=True))
     )
 
 
@@ -122,7 +128,9 @@ def add_note(page: Page, title: str, body: str) -> None:
     form.get_by_label("Title").fill(title)
     form.get_by_label("Text (Markdown)").fill(body)
     form.get_by_role("button", name="Save note").click()
-    expect(page.get_by_role("heading", level=3, name=re.compile(rf"^{re.escape(title)}"))).to_be_visible()
+    expect(
+        page.get_by_role("heading", level=3, name=re.compile(rf"^{re.escape(title)}"))
+    ).to_be_visible()
 
 
 def search_box(page: Page) -> Locator:

@@ -47,7 +47,9 @@ def test_folder_tree_words_edit_delete_and_undo(app: Page) -> None:
     expect(crumbs).to_have_text(["Home", "🧬 Biology", "Cells"])
     expect(crumbs.last).to_have_attribute("aria-current", "page")
     # The tree shows Cells nested and expanded under Biology.
-    expect(tree(app).get_by_role("button", name="Collapse Biology")).to_have_attribute("aria-expanded", "true")
+    expect(tree(app).get_by_role("button", name="Collapse Biology")).to_have_attribute(
+        "aria-expanded", "true"
+    )
     expect(tree_link(app, "Cells")).to_have_attribute("aria-current", "page")
 
     add_word(app, "mitochondrion", ["powerhouse of the cell", "organelle with its own DNA"])
@@ -57,7 +59,9 @@ def test_folder_tree_words_edit_delete_and_undo(app: Page) -> None:
     expect(app.get_by_text("0 subfolders · 3 words · 0 notes")).to_be_visible()
 
     mito = word_item(app, "mitochondrion")
-    expect(mito.get_by_role("listitem")).to_have_text(["powerhouse of the cell", "organelle with its own DNA"])
+    expect(mito.get_by_role("listitem")).to_have_text(
+        ["powerhouse of the cell", "organelle with its own DNA"]
+    )
     celula = word_item(app, "célula")
     # The language tag is normalised and shown, and the term is marked up in that language.
     expect(celula).to_contain_text("es-MX")
@@ -73,7 +77,9 @@ def test_folder_tree_words_edit_delete_and_undo(app: Page) -> None:
     form.get_by_label("Meanings (one per line)").fill("powerhouse of the cell\nsite of respiration")
     form.get_by_role("button", name="Save word").click()
     expect(form).to_be_hidden()
-    expect(mito.get_by_role("listitem")).to_have_text(["powerhouse of the cell", "site of respiration"])
+    expect(mito.get_by_role("listitem")).to_have_text(
+        ["powerhouse of the cell", "site of respiration"]
+    )
 
     # Delete, then Undo with the toolbar button.
     app.get_by_role("button", name="Delete ribosome").click()
@@ -126,14 +132,20 @@ def test_folder_rename_move_and_delete_with_undo(app: Page) -> None:
     expect(box.get_by_role("heading", name="Move Cells to…")).to_be_visible()
     target = box.get_by_label("Destination")
     # A folder cannot go inside itself: Cells is not offered.
-    expect(target.get_by_role("option")).to_have_text(["(Top level)", "🧬 Biology", "🧪 Organic chemistry"])
+    expect(target.get_by_role("option")).to_have_text(
+        ["(Top level)", "🧬 Biology", "🧪 Organic chemistry"]
+    )
     target.select_option(label="🧪 Organic chemistry")
     box.get_by_role("button", name="Move here").click()
     expect(box).to_be_hidden()
     expect(toast(app)).to_contain_text("Moved Cells to Organic chemistry")
-    expect(breadcrumbs(app).get_by_role("link")).to_have_text(["Home", "🧪 Organic chemistry", "Cells"])
+    expect(breadcrumbs(app).get_by_role("link")).to_have_text(
+        ["Home", "🧪 Organic chemistry", "Cells"]
+    )
     expect(tree_link(app, "🧬 Biology")).to_have_accessible_name("🧬 Biology, 0 words")
-    expect(tree_link(app, "🧪 Organic chemistry")).to_have_accessible_name("🧪 Organic chemistry, 1 word")
+    expect(tree_link(app, "🧪 Organic chemistry")).to_have_accessible_name(
+        "🧪 Organic chemistry, 1 word"
+    )
 
     # Delete a non-empty folder: the dialog lists what goes; Cancel keeps everything.
     tree_link(app, "🧪 Organic chemistry").click()
@@ -159,7 +171,9 @@ def test_folder_rename_move_and_delete_with_undo(app: Page) -> None:
 
     # Undo restores the folder, its subfolder and the word.
     toolbar_undo(app).click()
-    expect(tree_link(app, "🧪 Organic chemistry")).to_have_accessible_name("🧪 Organic chemistry, 1 word")
+    expect(tree_link(app, "🧪 Organic chemistry")).to_have_accessible_name(
+        "🧪 Organic chemistry, 1 word"
+    )
     tree_link(app, "🧪 Organic chemistry").click()
     expect(app.get_by_text("1 subfolder · 0 words · 0 notes")).to_be_visible()
     app.get_by_role("main").get_by_role("link", name="Cells").click()
@@ -274,4 +288,3 @@ def test_bulk_paste_previews_adds_only_good_lines_and_undoes_in_one_step(app: Pa
     expect(word_item(app, "osmosis")).to_have_count(0)
     expect(word_item(app, "mitochondrion")).to_be_visible()
     wait_saved(app)
-
