@@ -1,0 +1,71 @@
+"""Keyboard shortcuts and the help dialog, and the theme switch."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from e2e.lexical_ui import add_form, create_folder, dialog, focus_outside_fields, search_box
+
+
+def test_help_search_and_theme_shortcuts(app: Page) -> None:
+    html = app.locator("html")
+    focus_outside_fields(app)
+
+    # `?` opens the shortcuts dialog; Escape closes it.
+    app.keyboard.press("?")
+    box = dialog(app)
+    expect(box).to_be_visible()
+    expect(box.get_by_role("heading", name="Keyboard shortcuts")).to_be_visible()
+    expect(box).to_contain_text("Switch light / dark theme")
+    app.keyboard.press("Escape")
+    expect(box).to_be_hidden()
+    # The help button opens it too, and Close closes it.
+    app.get_by_role("button", name="Keyboard shortcuts").click()
+    expect(box.get_by_role("heading", name="Keyboard shortcuts")).to_be_visible()
+    box.get_by_role("button", name="Close").click()
+    expect(box).to_be_hidden()
+
+    # `/` focuses the search box.
+    focus_outside_fields(app)
+    app.keyboard.press("/")
+    expect(search_box(app)).to_be_focused()
+    # Typing `t` in the search box types; it does not switch the theme.
+    theme = html.get_attribute("data-theme")
+    app.keyboard.type("t")
+    expect(search_box(app)).to_have_value("t")
+    expect(html).to_have_attribute("data-theme", theme or "")
+    app.keyboard.press("Escape")
+
+    # `t` switches the theme, and the toggle's name says what it will do next.
+    focus_outside_fields(app)
+    other = "dark" if theme == "light" else "light"
+    toggle_now = app.get_by_role("button", name=f"Switch to {other} theme")
+    expect(toggle_now).to_be_visible()
+    app.keyboard.press("t")
+    expect(html).to_have_attribute("data-theme", other)
+    expect(app.get_by_role("button", name=f"Switch to {theme} theme")).to_be_visible()
+    app.keyboard.press("t")
+    expect(html).to_have_attribute("data-theme", theme or "")
+    # The button does the same, and the choice survives a reload.
+    app.get_by_role("button", name=f"Switch to {other} theme").click()
+    expect(html).to_have_attribute("data-theme", other)
+    app.reload()
+    expect(html).to_have_attribute("data-theme", other)
+    expect(app.get_by_role("button", name=f"Switch to {theme} theme")).to_be_visible()
+
+    # `f` opens the new-folder dialog; in a folder `n` jumps to the add form, `b` opens bulk paste.
+    focus_outside_fields(app)
+    app.keyboard.press("f")
+    expect(box.get_by_role("heading", name="New folder")).to_be_visible()
+    app.keyboard.press("Escape")
+    expect(box).to_be_hidden()
+    create_folder(app, "Biology")
+    focus_outside_fields(app)
+    app.keyboard.press("n")
+    expect(add_form(app).get_by_label("Term")).to_be_focused()
+    app.keyboard.press("Escape")
+    focus_outside_fields(app)
+    app.keyboard.press("b")
+    expect(box.get_by_role("heading", name="Bulk paste into Biology")).to_be_visible()
+    app.keyboard.press("Escape")
+    expect(box).to_be_hidden()
