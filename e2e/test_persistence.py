@@ -24,7 +24,12 @@ from e2e.lexical_ui import (
 def _collection(page: Page) -> tuple[int, int]:
     bio = create_folder(page, "Biology", emoji="🧬", colour="Green")
     cells = create_folder(page, "Cells", subfolder=True)
-    add_word(page, "mitochondrion", ["powerhouse of the cell", "has its own DNA"], notes="plural: mitochondria")
+    add_word(
+        page,
+        "mitochondrion",
+        ["powerhouse of the cell", "has its own DNA"],
+        notes="plural: mitochondria",
+    )
     add_word(page, "célula", ["cell"], lang="es-MX")
     add_note(page, "Exam tips", "- learn the **phases**\n- draw the cell")
     page.get_by_role("button", name="Edit mitochondrion").click()

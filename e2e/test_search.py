@@ -40,6 +40,7 @@ def test_search_as_you_type_and_open_with_keyboard(app: Page) -> None:
     expect(box).to_have_attribute("aria-expanded", "true")
     options = results.get_by_role("option")
     expect(options).to_have_count(3)  # two words and the note that mentions mitosis
+
     def option(title: str):
         return results.get_by_role("option", name=re.compile(rf"^{title}"))
 

@@ -69,14 +69,18 @@ def test_note_markdown_renders_formatted_and_raw_html_stays_text(app: Page) -> N
 
     # Raw HTML in a note is shown literally.
     add_note(app, "Hostile", f"{IMG}\n\n{SCRIPT}")
-    hostile = notes.locator(".note").filter(has=app.get_by_role("heading", name=re.compile("^Hostile")))
+    hostile = notes.locator(".note").filter(
+        has=app.get_by_role("heading", name=re.compile("^Hostile"))
+    )
     expect(hostile.get_by_text(IMG)).to_be_visible()
     expect(hostile.get_by_text(SCRIPT)).to_be_visible()
 
     # Edit a note: the form holds the source, Save re-renders it.
     app.get_by_role("button", name="Edit note Study plan").click()
     form = app.get_by_role("form", name="Edit note")
-    expect(form.get_by_label("Text (Markdown)")).to_have_value(re.compile(r"^Learn \*\*bold ideas\*\*"))
+    expect(form.get_by_label("Text (Markdown)")).to_have_value(
+        re.compile(r"^Learn \*\*bold ideas\*\*")
+    )
     form.get_by_label("Text (Markdown)").fill("Now *emphasis* only.")
     form.get_by_role("button", name="Save note").click()
     expect(notes.locator("em")).to_have_text("emphasis")

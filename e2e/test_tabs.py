@@ -43,7 +43,9 @@ def test_second_tab_is_read_only_follows_live_and_takes_over(
     expect(word_item(second, "diffusion")).to_be_visible()
     expect(words_heading(second, 2)).to_be_visible()
     create_folder(first, "Cells", subfolder=True)
-    expect(second.get_by_role("main").get_by_role("link", name=re.compile(r"^Cells"))).to_be_visible()
+    expect(
+        second.get_by_role("main").get_by_role("link", name=re.compile(r"^Cells"))
+    ).to_be_visible()
     expect(second.get_by_role("button", name="Expand Biology")).to_be_visible()
 
     # The second tab refuses to write and says why, in the form.
@@ -53,7 +55,9 @@ def test_second_tab_is_read_only_follows_live_and_takes_over(
     expect(form.get_by_role("alert")).to_contain_text("open in another tab")
     expect(word_item(second, "mitosis")).to_have_count(0)
     # Undo is off and dialogs that would change things do not open.
-    expect(second.get_by_role("banner").get_by_role("button", name=re.compile("^Undo"))).to_be_disabled()
+    expect(
+        second.get_by_role("banner").get_by_role("button", name=re.compile("^Undo"))
+    ).to_be_disabled()
     second.get_by_role("button", name="Bulk paste…").click()
     expect(second.get_by_role("dialog")).to_be_hidden()
     expect(word_item(first, "mitosis")).to_have_count(0)
@@ -69,4 +73,6 @@ def test_second_tab_is_read_only_follows_live_and_takes_over(
     second.reload()
     expect(word_item(second, "mitosis")).to_be_visible()
     expect(word_item(second, "diffusion")).to_be_visible()
-    expect(second.get_by_role("main").get_by_role("link", name=re.compile(r"^Cells"))).to_be_visible()
+    expect(
+        second.get_by_role("main").get_by_role("link", name=re.compile(r"^Cells"))
+    ).to_be_visible()
