@@ -14,6 +14,12 @@ from typing import Any
 Params = Sequence[Any] | dict[str, Any]
 
 
+def _insert_sql(table: str, columns: Iterable[str]) -> str:
+    """INSERT for `columns` plus the timestamps (names come from code, never from users)."""
+    names = [*columns, "created_at", "updated_at"]
+    return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+
+
 class Database:
     """One SQLite connection plus the transaction depth needed to nest savepoints."""
 
@@ -64,16 +70,21 @@ class Database:
     def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         self._conn.executemany(sql, rows)
 
-    def insert(self, table: str, values: dict[str, Any]) -> int:
-        """Insert one row (table and column names come from code, never from users)."""
-        names = ", ".join(values)
-        marks = ", ".join("?" * len(values))
-        cursor = self._conn.execute(
-            f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values.values())
-        )
+    def insert(self, table: str, values: dict[str, Any], now: int) -> int:
+        """Insert one row stamped as created and updated at `now`; returns its id."""
+        cursor = self._conn.execute(_insert_sql(table, values), [*values.values(), now, now])
         return int(cursor.lastrowid or 0)
 
-    def update(self, table: str, row_id: int, values: dict[str, Any]) -> None:
+    def insert_many(self, table: str, rows: Sequence[dict[str, Any]], now: int) -> None:
+        """Insert rows that share one set of columns, each stamped at `now`."""
+        if rows:
+            self._conn.executemany(
+                _insert_sql(table, rows[0]), [[*row.values(), now, now] for row in rows]
+            )
+
+    def update(self, table: str, row_id: int, values: dict[str, Any], now: int) -> None:
+        """Change the given columns of one row and stamp it as updated at `now`."""
+        values = {**values, "updated_at": now}
         assignments = ", ".join(f"{name} = ?" for name in values)
         self._conn.execute(
             f"UPDATE {table} SET {assignments} WHERE id = ?", [*values.values(), row_id]

@@ -35,9 +35,8 @@ def create(db: Database, now: int, new: NewFolder) -> tuple[Folder, str]:
             "name_key": new.name.casefold(),
             "emoji": new.emoji,
             "color": new.color,
-            "created_at": now,
-            "updated_at": now,
         },
+        now,
     )
     return queries.folder(db, FolderId(folder_id)), f'Create folder "{new.name}"'
 
@@ -49,7 +48,7 @@ def update(db: Database, now: int, folder_id: FolderId, patch: FolderPatch) -> t
         _check_free(db, current.parent_id, values["name"], besides=folder_id)
         values["name_key"] = values["name"].casefold()
     if values:
-        db.update("folder", folder_id, {**values, "updated_at": now})
+        db.update("folder", folder_id, values, now)
     renamed = "name" in values and values["name"] != current.name
     label = f'Rename folder "{current.name}" to "{values["name"]}"' if renamed else ""
     return queries.folder(db, folder_id), label or f'Edit folder "{current.name}"'
@@ -64,7 +63,7 @@ def move(
         raise Conflict(f'Cannot move "{current.name}" into itself or one of its subfolders.')
     if parent_id != current.parent_id:
         _check_free(db, parent_id, current.name, besides=folder_id)
-        db.update("folder", folder_id, {"parent_id": parent_id, "updated_at": now})
+        db.update("folder", folder_id, {"parent_id": parent_id}, now)
     return queries.folder(db, folder_id), f'Move folder "{current.name}" to {destination}'
 
 

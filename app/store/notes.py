@@ -15,9 +15,8 @@ def add(db: Database, now: int, new: NewNote) -> tuple[Note, str]:
             "folder_id": new.folder_id,
             "title": new.title,
             "body": new.body,
-            "created_at": now,
-            "updated_at": now,
         },
+        now,
     )
     return queries.note(db, NoteId(note_id)), f'Add note "{new.title}" to "{folder.name}"'
 
@@ -26,7 +25,7 @@ def update(db: Database, now: int, note_id: NoteId, patch: NotePatch) -> tuple[N
     current = queries.note(db, note_id)
     values = patch.changes()
     if values:
-        db.update("note", note_id, {**values, "updated_at": now})
+        db.update("note", note_id, values, now)
     return queries.note(db, note_id), f'Edit note "{current.title}"'
 
 

@@ -42,11 +42,11 @@ def _check_free(
 def add(db: Database, now: int, new: NewWord) -> tuple[Word, str]:
     folder = queries.folder(db, new.folder_id)
     _check_free(db, new.folder_id, new.term)
-    word_id = db.insert("word", _row(new, now))
+    word_id = db.insert("word", _row(new), now)
     return queries.word(db, WordId(word_id)), f'Add "{new.term}" to "{folder.name}"'
 
 
-def _row(new: NewWord, now: int) -> dict[str, object]:
+def _row(new: NewWord) -> dict[str, object]:
     return {
         "folder_id": new.folder_id,
         "term": new.term,
@@ -55,8 +55,6 @@ def _row(new: NewWord, now: int) -> dict[str, object]:
         "notes": new.notes,
         "color": new.color,
         "lang": new.lang,
-        "created_at": now,
-        "updated_at": now,
     }
 
 
@@ -69,7 +67,7 @@ def update(db: Database, now: int, word_id: WordId, patch: WordPatch) -> tuple[W
     if "meanings" in values:
         values["meanings"] = _meanings_json(values["meanings"])
     if values:
-        db.update("word", word_id, {**values, "updated_at": now})
+        db.update("word", word_id, values, now)
     return queries.word(db, word_id), f'Edit word "{current.term}"'
 
 
@@ -121,13 +119,8 @@ def bulk_add(
             skipped.append(row.model_copy(update={"reason": row.reason or reason}))
             continue
         taken.add(new.term.casefold())
-        values.append(_row(new, now))
-    if values:
-        names = list(values[0])
-        db.executemany(
-            f"INSERT INTO word ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-            [list(v.values()) for v in values],
-        )
+        values.append(_row(new))
+    db.insert_many("word", values, now)
     label = f'Add {_count(values)} to "{folder.name}"'
     return BulkResult(added=len(values), skipped=skipped), label
 
