@@ -117,7 +117,7 @@ class Page:
         if update.error:
             self.show_error(update.error)
         if update.toast:
-            self.show_toast(update.toast, undo="Ctrl+Z undoes it" in update.toast)
+            self.show_toast(update.toast, undo=update.offer_undo)
         self.refresh_toolbar()
         if update.focus:
             target = js.document.querySelector(update.focus)
@@ -125,10 +125,11 @@ class Page:
                 target.focus()
 
     def _render(self, update: Update) -> None:
-        if update.tree:
-            replace_children(self.tree, self.controller.render_tree())
-        if update.main:
-            replace_children(self.main, self.controller.render_main())
+        tree, main = self.controller.render(tree=update.tree, main=update.main)
+        if tree is not None:
+            replace_children(self.tree, tree)
+        if main is not None:
+            replace_children(self.main, main)
             word = self.controller.state.route.word_id
             target = by_id(f"word-{word}") if word is not None else None
             if found(target):

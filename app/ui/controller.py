@@ -7,7 +7,7 @@ only collects event data and applies the returned `Update`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,7 @@ from app.domain import (
     user_message,
 )
 from app.store import Store
+from app.store.results import TreeRow
 from app.ui import dialogs
 from app.ui.folder_view import render_folder, render_home
 from app.ui.nodes import El, Node, h
@@ -62,16 +63,23 @@ class Update:
     toast: str | None = None
     error: str | None = None
     patch: tuple[str, Node] | None = None  # (CSS selector, new content) inside the dialog
+    offer_undo: bool = False  # the toast gets an Undo button (after deletions)
 
 
 def _changed(**kwargs: Any) -> Update:
     return Update(tree=True, main=True, **kwargs)
 
 
-def _id(value: str | None) -> int:
-    if value is None or not value.isdigit():
+def _need(item_id: int | None) -> int:
+    """The id an action is about; a missing one means the item went away under the user."""
+    if item_id is None:
         raise NotFound("That item is no longer here.")
-    return int(value)
+    return item_id
+
+
+def _id(value: str | None) -> int:
+    """An id from form data (a <select> value or a data attribute)."""
+    return _need(int(value) if value is not None and value.isdigit() else None)
 
 
 def _lines(text: str) -> list[str]:
@@ -172,15 +180,25 @@ class Controller:
 
     # --- rendering ----------------------------------------------------------------------------
 
-    def render_tree(self) -> El:
-        return render_tree(
-            self.store.folder_tree(), self.state.route.folder_id, self.state.expanded
+    def render(self, *, tree: bool, main: bool) -> tuple[El | None, El | None]:
+        """The sidebar and/or main panel, reading the folder tree once for both."""
+        if not (tree or main):
+            return None, None
+        rows = self.store.folder_tree()
+        return (
+            self.render_tree(rows) if tree else None,
+            self.render_main(rows) if main else None,
         )
 
-    def render_main(self) -> El:
+    def render_tree(self, rows: Sequence[TreeRow] | None = None) -> El:
+        rows = self.store.folder_tree() if rows is None else rows
+        return render_tree(rows, self.state.route.folder_id, self.state.expanded)
+
+    def render_main(self, rows: Sequence[TreeRow] | None = None) -> El:
+        rows = self.store.folder_tree() if rows is None else rows
         folder_id = self.state.route.folder_id
         if folder_id is None:
-            return render_home(self.store.folder_tree())
+            return render_home(rows)
         try:
             path = self.store.folder_path(FolderId(folder_id))
         except NotFound:
@@ -196,11 +214,9 @@ class Controller:
                 ),
             )
         fid = FolderId(folder_id)
-        rows = {r.folder.id: r for r in self.store.folder_tree()}
-        subfolders = [rows[f.id] for f in self.store.children(fid) if f.id in rows]
         return render_folder(
             path,
-            subfolders=subfolders,
+            subfolders=[r for r in rows if r.folder.parent_id == fid],
             notes=self.store.notes(fid),
             words=self.store.words(fid, 0, self.state.word_limit),
             word_total=self.store.word_count(fid),
@@ -221,7 +237,7 @@ class Controller:
         return Update(dialog=dialogs.folder_dialog(None, parent), focus="#folder-name")
 
     def _edit_folder(self, folder_id: int | None, _data: Data) -> Update:
-        folder = self.store.folder(FolderId(_id(str(folder_id))))
+        folder = self.store.folder(FolderId(_need(folder_id)))
         return Update(dialog=dialogs.folder_dialog(folder, None), focus="#folder-name")
 
     def _save_folder(self, folder_id: int | None, data: Data) -> Update:
@@ -247,7 +263,7 @@ class Controller:
         )
 
     def _move_folder(self, folder_id: int | None, _data: Data) -> Update:
-        folder = self.store.folder(FolderId(_id(str(folder_id))))
+        folder = self.store.folder(FolderId(_need(folder_id)))
         rows = self.store.folder_tree()
         banned = {folder.id}
         for row in rows:  # depth-first order: a descendant always follows its parent
@@ -265,14 +281,14 @@ class Controller:
     def _do_move_folder(self, folder_id: int | None, data: Data) -> Update:
         target = data.get("target", "")
         parent = None if target == "root" else FolderId(_id(target))
-        folder = self.store.move_folder(FolderId(_id(str(folder_id))), parent)
+        folder = self.store.move_folder(FolderId(_need(folder_id)), parent)
         if parent is not None:
             self.state.expanded.add(parent)
         where = self.store.folder(parent).name if parent is not None else "the top level"
         return _changed(close_dialog=True, toast=f"Moved {folder.name} to {where}")
 
     def _delete_folder(self, folder_id: int | None, _data: Data) -> Update:
-        fid = FolderId(_id(str(folder_id)))
+        fid = FolderId(_need(folder_id))
         summary = self.store.deletion_summary(fid)
         if summary.subfolders or summary.words or summary.notes:
             return Update(
@@ -281,17 +297,18 @@ class Controller:
         return self._confirm_delete_folder(fid, {})
 
     def _confirm_delete_folder(self, folder_id: int | None, _data: Data) -> Update:
-        fid = FolderId(_id(str(folder_id)))
+        fid = FolderId(_need(folder_id))
         parent = self.store.folder(fid).parent_id
         summary = self.store.delete_folder(fid)
         return _changed(
             close_dialog=True,
             navigate=Route(parent).to_hash(),
             toast=f"Deleted folder {summary.folder.name}. Ctrl+Z undoes it.",
+            offer_undo=True,
         )
 
     def _toggle_folder(self, folder_id: int | None, _data: Data) -> Update:
-        fid = _id(str(folder_id))
+        fid = _need(folder_id)
         self.state.expanded.symmetric_difference_update({fid})
         return Update(tree=True, focus=f'.tree-row[data-folder-id="{fid}"] .tree-toggle')
 
@@ -317,7 +334,7 @@ class Controller:
         return _changed(toast=f"Added {word.term}", focus="#word-new-term")
 
     def _edit_word(self, word_id: int | None, _data: Data) -> Update:
-        word = self.store.word(WordId(_id(str(word_id))))
+        word = self.store.word(WordId(_need(word_id)))
         self.state.editing_word = word.id
         return Update(main=True, focus=f"#word-{word.id}-term")
 
@@ -327,7 +344,7 @@ class Controller:
         return Update(main=True, focus=f"#word-{editing} button" if editing else None)
 
     def _move_word(self, word_id: int | None, _data: Data) -> Update:
-        word = self.store.word(WordId(_id(str(word_id))))
+        word = self.store.word(WordId(_need(word_id)))
         rows = [r for r in self.store.folder_tree() if r.folder.id != word.folder_id]
         if not rows:
             raise LexicalError("There is no other folder to move it to. Create one first.")
@@ -339,15 +356,17 @@ class Controller:
 
     def _do_move_words(self, word_id: int | None, data: Data) -> Update:
         target = FolderId(_id(data.get("target")))
-        result = self.store.move_words([WordId(_id(str(word_id)))], target)
+        result = self.store.move_words([WordId(_need(word_id))], target)
         if result.skipped:
             raise LexicalError(" ".join(result.skipped))
         return _changed(close_dialog=True, toast=f"Moved to {self.store.folder(target).name}")
 
     def _delete_word(self, word_id: int | None, _data: Data) -> Update:
-        word = self.store.word(WordId(_id(str(word_id))))
+        word = self.store.word(WordId(_need(word_id)))
         self.store.delete_words([word.id])
-        return _changed(toast=f"Deleted {word.term}. Ctrl+Z undoes it.", focus="#word-new-term")
+        return _changed(
+            toast=f"Deleted {word.term}. Ctrl+Z undoes it.", focus="#word-new-term", offer_undo=True
+        )
 
     def _show_more(self, _item: int | None, _data: Data) -> Update:
         self.state.word_limit += PAGE_SIZE
@@ -357,15 +376,15 @@ class Controller:
 
     def _bulk_paste(self, folder_id: int | None, _data: Data) -> Update:
         fid = folder_id if folder_id is not None else self.state.route.folder_id
-        folder = self.store.folder(FolderId(_id(str(fid))))
+        folder = self.store.folder(FolderId(_need(fid)))
         return Update(dialog=dialogs.bulk_dialog(folder, "", None), focus="#bulk-text")
 
     def _bulk_preview(self, folder_id: int | None, data: Data) -> Update:
-        preview = self.store.preview_bulk(FolderId(_id(str(folder_id))), data.get("text", ""))
+        preview = self.store.preview_bulk(FolderId(_need(folder_id)), data.get("text", ""))
         return Update(patch=("#bulk-preview", dialogs.bulk_preview(preview)))
 
     def _bulk_add(self, folder_id: int | None, data: Data) -> Update:
-        fid = FolderId(_id(str(folder_id)))
+        fid = FolderId(_need(folder_id))
         preview = self.store.preview_bulk(fid, data.get("text", ""))
         rows = [r for r in preview.rows if r.status == "ok"]
         if not rows:
@@ -382,7 +401,7 @@ class Controller:
         return Update(main=True, focus="#note-new-title")
 
     def _edit_note(self, note_id: int | None, _data: Data) -> Update:
-        note = self.store.note(NoteId(_id(str(note_id))))
+        note = self.store.note(NoteId(_need(note_id)))
         self.state.editing_note, self.state.adding_note = note.id, False
         return Update(main=True, focus=f"#note-{note.id}-title")
 
@@ -395,14 +414,14 @@ class Controller:
         if note_id is not None:
             note = self.store.update_note(NoteId(note_id), NotePatch.model_validate(fields))
         else:
-            folder = _id(str(self.state.route.folder_id))
+            folder = _need(self.state.route.folder_id)
             note = self.store.add_note(NewNote.model_validate({**fields, "folder_id": folder}))
         self.state.editing_note, self.state.adding_note = None, False
         return _changed(toast=f"Saved note {note.title}")
 
     def _delete_note(self, note_id: int | None, _data: Data) -> Update:
-        note = self.store.delete_note(NoteId(_id(str(note_id))))
-        return _changed(toast=f"Deleted note {note.title}. Ctrl+Z undoes it.")
+        note = self.store.delete_note(NoteId(_need(note_id)))
+        return _changed(toast=f"Deleted note {note.title}. Ctrl+Z undoes it.", offer_undo=True)
 
     # --- history ------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.store import Store
+from app.store.results import TreeRow
 from app.ui.controller import Controller
 from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
@@ -165,3 +166,21 @@ def test_a_deep_link_to_a_word_far_down_pages_to_it() -> None:
     assert ui.state.word_limit == 600
     main = ui.render_main()
     assert find_all(main, lambda el: el.attrs.get("id") == f"word-{last.id}")
+
+
+def test_one_render_reads_the_folder_tree_once() -> None:
+    ui = make()
+    folder(ui)
+    calls: list[int] = []
+    tree = ui.store.folder_tree
+
+    def counted() -> list[TreeRow]:
+        calls.append(1)
+        return tree()
+
+    ui.store.folder_tree = counted  # type: ignore[method-assign]
+    side, main = ui.render(tree=True, main=True)
+    assert len(calls) == 1
+    assert side is not None and main is not None
+    assert text_content(side) == text_content(ui.render_tree())
+    assert ui.render(tree=False, main=False) == (None, None)
