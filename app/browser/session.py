@@ -18,7 +18,7 @@ from app.browser.tabs import EditChannel, WriterLock
 from app.saving import SaveQueue, SaveStatus
 from app.store.changes import Changeset
 from app.store.durability import Durability
-from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
+from app.store.oplog import CorruptEntryError, decode_entry
 from app.ui.controller import Controller
 
 READ_ONLY = (
@@ -37,16 +37,14 @@ class Session:
         self.channel = EditChannel(self._on_broadcast)
         self.queue = SaveQueue(self._persist, self.page.show_status)
         self._followed = durability.seq
-        self._unsubscribe: Any = None
         self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
 
     async def _persist(self, changeset: Changeset) -> None:
-        seq = await self.durability.persist(changeset)
-        self.channel.send(seq, encode_entry(seq, changeset))
+        self.channel.send(*await self.durability.persist(changeset))
 
     def become_writer(self) -> None:
         self.controller.read_only = None
-        self._unsubscribe = self.controller.store.subscribe(self.queue.push)
+        self.controller.store.subscribe(self.queue.push)
         self.page.show_status(SaveStatus("saved", "Saved"))
 
     def become_follower(self) -> None:

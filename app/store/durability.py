@@ -148,8 +148,9 @@ class Durability:
             self._slot_seq[record.slot] = record.seq
         return chosen if chosen is not None else (Store.open(), None)
 
-    async def persist(self, changeset: Changeset) -> int:
-        """Append one log entry for `changeset`; returns its seq."""
+    async def persist(self, changeset: Changeset) -> tuple[int, str]:
+        """Append one log entry for `changeset`; returns its seq and the entry as written
+        (other tabs are sent the same text, so it is encoded only once)."""
         self._seq += 1
         seq = self._seq
         entry = encode_entry(seq, changeset)
@@ -158,7 +159,7 @@ class Durability:
         self._bytes_since_snapshot += len(entry)
         if self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes:
             await self.snapshot()
-        return seq
+        return seq, entry
 
     async def snapshot(self) -> None:
         """Write the whole database into the older slot, then trim the log behind the other."""

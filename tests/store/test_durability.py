@@ -231,7 +231,8 @@ def test_a_big_log_entry_triggers_a_snapshot_so_boot_need_not_replay_it() -> Non
     text = "\n".join(f"w{i}" for i in range(2_000))
     store.bulk_add(folder, store.preview_bulk(folder, text).rows)
     for changeset in emitted:
-        asyncio.run(durability.persist(changeset))
+        seq, entry = asyncio.run(durability.persist(changeset))
+        assert decode_entry(entry) == (seq, changeset)
     assert len(backend.snapshots) == 1
     rebooted = Durability(backend)
     report = asyncio.run(rebooted.boot())
