@@ -45,20 +45,17 @@ class Shortcuts:
             "/": page.search.focus,
             "?": lambda: page.run("help"),
             "t": page.toggle_theme,
-            "T": page.toggle_theme,
             "f": lambda: page.run("new-folder", folder_id),
-            "F": lambda: page.run("new-folder", folder_id),
         }
         if folder_id is not None:
             table.update(
                 n=lambda: self._focus("#word-new-term"),
-                N=lambda: self._focus("#word-new-term"),
                 b=lambda: page.run("bulk-paste", folder_id),
-                B=lambda: page.run("bulk-paste", folder_id),
             )
         if key == "ArrowUp" and event.altKey and folder is not None:
             return self._go_up
-        return table.get(key)
+        # Letter shortcuts work with Caps Lock or Shift held too.
+        return table.get(key.lower() if len(key) == 1 else key)
 
     def _focus(self, selector: str) -> None:
         target = js.document.querySelector(selector)
