@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from app.domain import COLOURS, Folder, Note, Word
 from app.store.results import TreeRow
 from app.text.markdown import render_markdown
-from app.ui.nodes import El, Node, h
+from app.ui.nodes import Child, El, Node, h
 from app.ui.routes import Route
 from app.ui.state import ViewState
 from app.ui.tree_view import folder_label
@@ -40,6 +40,23 @@ def colour_select(name: str, selected: str, label_id: str) -> El:
     )
 
 
+def _block(block_id: str, title: str, button: El | None, *body: Child) -> El:
+    """A titled panel of the main view, with an optional small button in its heading."""
+    heading: list[Node] = [title]
+    if button is not None:
+        heading += [h("span", {"class": "spacer"}), button]
+    return h(
+        "section",
+        {"class": "block", "aria-labelledby": block_id},
+        h("h2", {"id": block_id}, heading),
+        *body,
+    )
+
+
+def _small(label: str, name: str, item_id: int | None) -> El:
+    return action(label, name, item_id, **{"class": "small-button"})
+
+
 def render_home(rows: Sequence[TreeRow]) -> El:
     roots = [r for r in rows if r.folder.parent_id is None]
     total = sum(r.word_count for r in rows)
@@ -66,16 +83,10 @@ def render_home(rows: Sequence[TreeRow]) -> El:
             {"class": "meta-line"},
             f"{len(rows)} folders · {total} words. Everything is saved in this browser.",
         ),
-        h(
-            "section",
-            {"class": "block", "aria-labelledby": "home-folders"},
-            h(
-                "h2",
-                {"id": "home-folders"},
-                "Top-level folders",
-                h("span", {"class": "spacer"}),
-                action("+ New folder", "new-folder", None, **{"class": "small-button"}),
-            ),
+        _block(
+            "home-folders",
+            "Top-level folders",
+            _small("+ New folder", "new-folder", None),
             _folder_cards([r.folder for r in roots], {r.folder.id: r.total_words for r in rows}),
         ),
     )
@@ -164,12 +175,8 @@ def _subfolder_block(subfolders: Sequence[TreeRow]) -> El | None:
     if not subfolders:
         return None
     totals: dict[int, int] = {r.folder.id: r.total_words for r in subfolders}
-    return h(
-        "section",
-        {"class": "block", "aria-labelledby": "subfolders-title"},
-        h("h2", {"id": "subfolders-title"}, "Subfolders"),
-        _folder_cards([r.folder for r in subfolders], totals),
-    )
+    cards = _folder_cards([r.folder for r in subfolders], totals)
+    return _block("subfolders-title", "Subfolders", None, cards)
 
 
 def _notes_block(folder: Folder, notes: Sequence[Note], state: ViewState) -> El:
@@ -180,18 +187,7 @@ def _notes_block(folder: Folder, notes: Sequence[Note], state: ViewState) -> El:
         items.append(note_form(None))
     if not items:
         items.append(h("p", {"class": "empty"}, "No notes. Notes can use Markdown."))
-    return h(
-        "section",
-        {"class": "block", "aria-labelledby": "notes-title"},
-        h(
-            "h2",
-            {"id": "notes-title"},
-            "Notes",
-            h("span", {"class": "spacer"}),
-            action("+ Add note", "add-note", folder.id, **{"class": "small-button"}),
-        ),
-        items,
-    )
+    return _block("notes-title", "Notes", _small("+ Add note", "add-note", folder.id), items)
 
 
 def _note(note: Note) -> El:
@@ -273,16 +269,10 @@ def _words_block(folder: Folder, words: Sequence[Word], total: int, state: ViewS
         if total > len(words)
         else None
     )
-    return h(
-        "section",
-        {"class": "block", "aria-labelledby": "words-title"},
-        h(
-            "h2",
-            {"id": "words-title"},
-            f"Words ({total})",
-            h("span", {"class": "spacer"}),
-            action("Bulk paste…", "bulk-paste", folder.id, **{"class": "small-button"}),
-        ),
+    return _block(
+        "words-title",
+        f"Words ({total})",
+        _small("Bulk paste…", "bulk-paste", folder.id),
         word_form(None, folder.id),
         h("ul", {"class": "words", "aria-label": "Words"}, rows)
         if rows
