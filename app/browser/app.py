@@ -15,7 +15,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from app.browser.dom import by_id, data, found, replace_children
+from app.browser.dom import by_id, data, found, js_object, replace_children
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
 from app.saving import SaveStatus
@@ -133,7 +133,7 @@ class Page:
             word = self.controller.state.route.word_id
             target = by_id(f"word-{word}") if word is not None else None
             if found(target):
-                target.scrollIntoView(js.Object.fromEntries([["block", "center"]]))
+                target.scrollIntoView(js_object(block="center"))
 
     def refresh_toolbar(self) -> None:
         store = self.controller.store

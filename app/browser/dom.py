@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import jsnull  # type: ignore[import-not-found]
+from pyodide.ffi import jsnull, to_js  # type: ignore[import-not-found]
 
 from app.ui.nodes import Node
 
@@ -52,3 +52,8 @@ def data(element: Any, name: str) -> str | None:
 def found(value: Any) -> bool:
     """True for a real DOM result; JS null arrives as `jsnull` and undefined as None."""
     return value is not None and value is not jsnull
+
+
+def js_object(**values: Any) -> Any:
+    """A plain JS object (options bags, records), not the Map that to_js makes of a dict."""
+    return to_js(values, dict_converter=js.Object.fromEntries)

@@ -12,6 +12,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
+from app.browser.dom import js_object
 from app.domain import LexicalError
 from app.store.durability import SnapshotRecord
 
@@ -23,10 +24,6 @@ OPS = "ops"
 
 class StorageError(LexicalError):
     """IndexedDB refused or failed a request (quota, private mode, a browser bug)."""
-
-
-def _obj(value: dict[str, Any]) -> Any:
-    return to_js(value, dict_converter=js.Object.fromEntries)
 
 
 def _explain(error: Any) -> str:
@@ -81,9 +78,9 @@ class IndexedDbBackend:
             db = request.result
             names = list(db.objectStoreNames)
             if SNAPSHOTS not in names:
-                db.createObjectStore(SNAPSHOTS, _obj({"keyPath": "slot"}))
+                db.createObjectStore(SNAPSHOTS, js_object(keyPath="slot"))
             if OPS not in names:
-                db.createObjectStore(OPS, _obj({"keyPath": "seq"}))
+                db.createObjectStore(OPS, js_object(keyPath="seq"))
 
         upgrade_proxy = create_proxy(upgrade)
         request.onupgradeneeded = upgrade_proxy
@@ -95,7 +92,7 @@ class IndexedDbBackend:
 
     def _tx(self, store: str, mode: str) -> Any:
         if mode == "readwrite":
-            return self._db.transaction(store, mode, _obj({"durability": "strict"}))
+            return self._db.transaction(store, mode, js_object(durability="strict"))
         return self._db.transaction(store, mode)
 
     async def load_snapshots(self) -> list[SnapshotRecord]:
@@ -118,15 +115,15 @@ class IndexedDbBackend:
 
     async def put_snapshot(self, record: SnapshotRecord) -> None:
         tx = self._tx(SNAPSHOTS, "readwrite")
-        row = _obj(
-            {**record.model_dump(exclude={"data"}), "data": js.Uint8Array.new(to_js(record.data))}
+        row = js_object(
+            **record.model_dump(exclude={"data"}), data=js.Uint8Array.new(to_js(record.data))
         )
         tx.objectStore(SNAPSHOTS).put(row)
         await _wait(tx, "complete", True)
 
     async def append_op(self, seq: int, text: str) -> None:
         tx = self._tx(OPS, "readwrite")
-        tx.objectStore(OPS).add(_obj({"seq": seq, "text": text}))
+        tx.objectStore(OPS).add(js_object(seq=seq, text=text))
         await _wait(tx, "complete", True)
 
     async def ops_after(self, seq: int) -> list[tuple[int, str]]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from app.browser.dom import by_id, data, found, replace_children
+from app.browser.dom import by_id, data, found, js_object, replace_children
 from app.ui.controller import Controller
 
 
@@ -66,7 +66,7 @@ class SearchBox:
         if index >= 0:
             option = options.item(index)
             self.input.setAttribute("aria-activedescendant", option.id)
-            option.scrollIntoView(js.Object.fromEntries([["block", "nearest"]]))
+            option.scrollIntoView(js_object(block="nearest"))
         else:
             self.input.removeAttribute("aria-activedescendant")
 

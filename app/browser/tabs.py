@@ -12,16 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from app.browser.dom import found
+from app.browser.dom import found, js_object
 
 LOCK_NAME = "lexical-writer"
 CHANNEL_NAME = "lexical-edits"
-
-
-def _options(**values: Any) -> Any:
-    return to_js(values, dict_converter=js.Object.fromEntries)
 
 
 def _hold_forever(_resolve: Any, _reject: Any) -> None:
@@ -50,7 +46,7 @@ class WriterLock:
                 return None
             return js.Promise.new(self._proxy(_hold_forever))
 
-        js.navigator.locks.request(LOCK_NAME, _options(ifAvailable=True), self._proxy(granted))
+        js.navigator.locks.request(LOCK_NAME, js_object(ifAvailable=True), self._proxy(granted))
         return await got
 
     def wait_for_turn(self, on_promoted: Callable[[], None]) -> None:
@@ -75,4 +71,4 @@ class EditChannel:
         self._channel.onmessage = self._listener
 
     def send(self, seq: int, text: str) -> None:
-        self._channel.postMessage(_options(seq=seq, text=text))
+        self._channel.postMessage(js_object(seq=seq, text=text))
