@@ -229,11 +229,16 @@ def parse_input(model: type[InputT], data: Any) -> InputT:
         raise InvalidInput(user_message(exc)) from exc
 
 
+# Field names as the forms label them, where the attribute name is not already that word.
+FIELD_LABELS = {"lang": "Language", "color": "Colour", "parent_id": "Parent folder"}
+
+
 def user_message(exc: ValidationError) -> str:
     """Turn pydantic's error list into one sentence, e.g. "Name must not be empty."."""
     parts = []
     for error in exc.errors():
-        field = " ".join(str(p) for p in error["loc"] if isinstance(p, str)) or "Input"
+        names = [FIELD_LABELS.get(p, p) for p in error["loc"] if isinstance(p, str)]
+        field = " ".join(names) or "Input"
         ctx = error.get("ctx") or {}
         text = str(ctx["error"]) if "error" in ctx else error["msg"][:1].lower() + error["msg"][1:]
         parts.append(f"{field.replace('_', ' ').capitalize()} {text}")

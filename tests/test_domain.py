@@ -134,3 +134,9 @@ def test_any_text_either_validates_or_gives_a_message(text: str) -> None:
         NewWord(folder_id=F, term=text, meanings=[text], notes=text)
     except ValidationError as exc:
         assert user_message(exc)
+
+
+def test_messages_name_fields_as_the_forms_label_them() -> None:
+    with pytest.raises(ValidationError) as info:
+        NewWord(folder_id=F, term="x", lang="not a tag!")
+    assert user_message(info.value).startswith("Language must be a language tag")
