@@ -136,5 +136,6 @@ def test_deep_links_and_back_forward(context: BrowserContext, base_url: str, app
     # A stale or hand-edited link falls back gracefully.
     app.goto(f"{base_url}/#/folder/99999")
     expect(heading(app, "Your collection")).to_be_visible()
+    expect(app).to_have_url(re.compile(r"#/$"))
     app.goto(f"{base_url}/#/nonsense/here")
     expect(heading(app, "Your collection")).to_be_visible()

@@ -110,6 +110,8 @@ class Page:
             target = self.dialog.querySelector(selector)
             if found(target):
                 replace_children(target, node)
+        if update.replace_url is not None:
+            js.history.replaceState(None, "", update.replace_url)
         if update.navigate is not None and update.navigate != (js.location.hash or "#/"):
             js.location.hash = update.navigate  # hashchange renders the new place
         else:

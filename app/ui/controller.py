@@ -64,6 +64,7 @@ class Update:
     error: str | None = None
     patch: tuple[str, Node] | None = None  # (CSS selector, new content) inside the dialog
     offer_undo: bool = False  # the toast gets an Undo button (after deletions)
+    replace_url: str | None = None  # correct the address without a new history entry
 
 
 def _changed(**kwargs: Any) -> Update:
@@ -147,7 +148,9 @@ class Controller:
                     f.id for f in self.store.folder_path(FolderId(route.folder_id))[:-1]
                 )
             except NotFound:
+                # A stale link: show home, and say so in the address bar too.
                 self.state.open(Route())
+                return Update(tree=True, main=True, focus="#main", replace_url="#/")
         return Update(tree=True, main=True, focus="#main")
 
     def _page_to_word(self, route: Route) -> None:

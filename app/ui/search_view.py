@@ -62,6 +62,8 @@ def _hit(index: int, hit: SearchHit) -> El:
             "div",
             None,
             h("span", {"class": "hit-title"}, hit.title),
+            # Screen readers join the spans' text: without this, "mitosis" + "word" is one word.
+            h("span", {"class": "visually-hidden"}, ", "),
             h("span", {"class": "hit-kind"}, _KIND_LABEL[hit.kind]),
         ),
         h("div", {"class": "hit-path"}, path),

@@ -184,3 +184,18 @@ def test_one_render_reads_the_folder_tree_once() -> None:
     assert side is not None and main is not None
     assert text_content(side) == text_content(ui.render_tree())
     assert ui.render(tree=False, main=False) == (None, None)
+
+
+def test_a_stale_link_shows_home_and_corrects_the_address() -> None:
+    ui = make()
+    update = ui.navigate(Route(99999))
+    assert update.replace_url == "#/" and update.main
+    assert ui.state.route == Route()
+    assert ui.navigate(Route()).replace_url is None
+
+
+def test_search_option_names_keep_title_and_kind_apart() -> None:
+    ui = make()
+    fid = folder(ui)
+    ui.dispatch("save-word", None, {"folder": str(fid), "term": "mitosis"})
+    assert text_content(ui.search("mito")[0]).startswith("mitosis, word")
