@@ -11,7 +11,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from app.text.markdown import plain_text
+
 Params = Sequence[Any] | dict[str, Any]
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """SQL functions the schema's triggers call; every connection to a Lexical file needs them."""
+    # Notes are Markdown: search should match and show their words, not the markup.
+    conn.create_function("md_text", 1, _md_text, deterministic=True)
+
+
+def _md_text(source: object) -> str:
+    return plain_text(source) if isinstance(source, str) else ""
 
 
 def _insert_sql(table: str, columns: Iterable[str]) -> str:
@@ -25,6 +37,7 @@ class Database:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         conn.row_factory = sqlite3.Row
+        register_functions(conn)
         self._conn = conn
         self._depth = 0
 

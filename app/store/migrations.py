@@ -87,7 +87,22 @@ def _v1_initial_schema(db: Database) -> None:
         db.execute(statement)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1_initial_schema]
+def _v2_plain_text_note_search(db: Database) -> None:
+    for event in ("ai", "ad", "au"):
+        db.execute(f"DROP TRIGGER note_search_{event}")
+    for statement in _fts_triggers("note", NOTE_KIND, "$.title", "''", "md_text($.body)"):
+        db.execute(statement)
+    db.execute(f"DELETE FROM search WHERE rowid IN (SELECT id * 4 + {NOTE_KIND} FROM note)")
+    db.execute(
+        f"INSERT INTO search(rowid, title, meanings, body) "
+        f"SELECT id * 4 + {NOTE_KIND}, title, '', md_text(body) FROM note"
+    )
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [
+    _v1_initial_schema,
+    _v2_plain_text_note_search,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

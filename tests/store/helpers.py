@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any
 
 from app.store import Store
-from app.store.db import Database
+from app.store.db import Database, register_functions
 
 Dump = dict[str, list[tuple[Any, ...]]]
 
@@ -20,6 +20,7 @@ def make_store() -> Store:
 def _connect(store: Store) -> sqlite3.Connection:
     conn = sqlite3.connect(":memory:")
     conn.deserialize(store.snapshot())
+    register_functions(conn)
     return conn
 
 
@@ -39,7 +40,7 @@ def assert_index_in_sync(store: Store) -> None:
         "SELECT id * 4 + 1, name, '', '' FROM folder UNION ALL "
         "SELECT id * 4 + 2, term, coalesce((SELECT group_concat(value, '; ') "
         "FROM json_each(meanings)), ''), notes FROM word UNION ALL "
-        "SELECT id * 4 + 3, title, '', body FROM note ORDER BY 1"
+        "SELECT id * 4 + 3, title, '', md_text(body) FROM note ORDER BY 1"
     ).fetchall()
     actual = conn.execute("SELECT rowid, title, meanings, body FROM search ORDER BY 1").fetchall()
     assert actual == expected

@@ -52,3 +52,13 @@ def test_a_snapshot_migrates_when_opened() -> None:
     db.execute("CREATE TABLE other (x)")  # an image needs at least one page to serialize
     store = Store.from_snapshot(db.serialize())
     assert store.schema_version == SCHEMA_VERSION
+
+
+def test_v2_reindexes_markdown_notes_as_plain_text() -> None:
+    db = Database.open()
+    migrate(db, target=1)
+    db.execute("INSERT INTO folder VALUES (1, NULL, 'F', 'f', '', 'none', 0, 0)")
+    db.execute("INSERT INTO note VALUES (1, 1, 'T', '*stress* the `first` syllable', 0, 0)")
+    migrate(db)
+    assert db.scalar("SELECT body FROM search WHERE rowid = 7") == "stress the first syllable"
+    assert [r[0] for r in db.all("SELECT rowid FROM search WHERE search MATCH 'syllable'")] == [7]

@@ -108,3 +108,13 @@ def test_any_query_is_safe(query: str) -> None:
     folder = store.create_folder(NewFolder(name="f"))
     store.add_word(NewWord(folder_id=folder.id, term="word", meanings=["meaning"]))
     assert isinstance(store.search(query), list)
+
+
+def test_note_snippets_are_plain_text_not_markdown(store: Store) -> None:
+    folder = store.create_folder(NewFolder(name="Exams"))
+    store.add_note(
+        NewNote(folder_id=folder.id, title="Plan", body="## Week one\n\n**Revise** the [heart](x)")
+    )
+    (hit,) = store.search("revise")
+    assert hit.snippet.text == "Week one\nRevise the heart"
+    assert "**" not in hit.snippet.text and "#" not in hit.snippet.text
