@@ -4,6 +4,7 @@ PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 DEPS := $(VENV)/.installed
+NODE_DEPS := node_modules/.installed
 
 .PHONY: serve test test-unit test-e2e lint vendor build chromium clean
 
@@ -15,7 +16,7 @@ test: lint test-unit test-e2e
 test-unit: $(DEPS)
 	$(BIN)/pytest tests
 
-test-e2e: $(DEPS) vendor build chromium
+test-e2e: $(DEPS) $(NODE_DEPS) vendor build chromium
 	$(BIN)/pytest e2e -p no:cacheprovider
 
 lint: $(DEPS)
@@ -26,6 +27,11 @@ lint: $(DEPS)
 $(DEPS): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+# Test-only npm tools (axe-core), exactly as package-lock.json pins them.
+$(NODE_DEPS): package.json package-lock.json
+	npm ci --silent --no-audit --no-fund
 	touch $@
 
 # Runtime files (PyScript, Pyodide, wheels): fetched through npm and pip, verified by sha256.
@@ -43,4 +49,4 @@ chromium:
 			chromium fonts-noto-color-emoji >/dev/null; }
 
 clean:
-	rm -rf static/vendor static/build .cache $(VENV) e2e/artifacts
+	rm -rf static/vendor static/build .cache $(VENV) node_modules e2e/artifacts

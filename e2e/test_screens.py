@@ -1,13 +1,15 @@
-"""Screenshots of the main screens in light and dark theme, from a small realistic collection.
+"""The main screens in light and dark theme, from a small realistic collection: screenshots for
+a person to look at, and an axe-core WCAG 2.1 AA audit of each.
 
-They land in e2e/artifacts/ (git-ignored) for a person to look at; the test checks only that each
-screen is really showing before it is captured.
+Screenshots land in e2e/artifacts/ (git-ignored); the test checks that each screen is really
+showing before it is captured, and fails on any accessibility violation.
 """
 
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from e2e.accessibility import violations
 from e2e.conftest import screenshot
 from e2e.lexical_ui import (
     add_note,
@@ -56,6 +58,12 @@ def _set_theme(page: Page, theme: str) -> None:
 
 def test_screens_in_light_and_dark(app: Page) -> None:
     _build_collection(app)
+    problems: list[str] = []
+
+    def capture(name: str) -> None:
+        screenshot(app, name)
+        problems.extend(violations(app, name))
+
     # Let the last "Added …" toast time out so it does not sit on every screenshot.
     expect(toast(app)).to_be_hidden(timeout=10_000)
     for theme in ("light", "dark"):
@@ -63,12 +71,12 @@ def test_screens_in_light_and_dark(app: Page) -> None:
 
         app.get_by_role("link", name="Lexical home").click()
         expect(heading(app, "Your collection")).to_be_visible()
-        screenshot(app, f"home-{theme}")
+        capture(f"home-{theme}")
 
         tree_link(app, "🦠 Cells").click()
         expect(heading(app, "🦠 Cells")).to_be_visible()
         expect(app.get_by_role("region", name="Notes").locator("strong")).to_be_visible()
-        screenshot(app, f"folder-{theme}")
+        capture(f"folder-{theme}")
 
         app.get_by_role("button", name="Bulk paste…").click()
         box = dialog(app)
@@ -77,13 +85,13 @@ def test_screens_in_light_and_dark(app: Page) -> None:
             "mitosis - already here\n: no term\nvacuole: storage sac; keeps the cell firm\n"
         )
         expect(box.get_by_text("3 to add · 1 duplicate · 1 with problems")).to_be_visible()
-        screenshot(app, f"bulk-{theme}")
+        capture(f"bulk-{theme}")
         box.get_by_role("button", name="Cancel").click()
         expect(box).to_be_hidden()
 
         search_box(app).fill("mit")
         expect(search_results(app).get_by_role("option").first).to_be_visible()
-        screenshot(app, f"search-{theme}")
+        capture(f"search-{theme}")
         search_box(app).press("Escape")
         expect(search_results(app)).to_be_hidden()
         search_box(app).fill("")
@@ -91,7 +99,7 @@ def test_screens_in_light_and_dark(app: Page) -> None:
         focus_outside_fields(app)
         app.keyboard.press("?")
         expect(box.get_by_role("heading", name="Keyboard shortcuts")).to_be_visible()
-        screenshot(app, f"help-{theme}")
+        capture(f"help-{theme}")
         app.keyboard.press("Escape")
         expect(box).to_be_hidden()
 
@@ -99,6 +107,7 @@ def test_screens_in_light_and_dark(app: Page) -> None:
         expect(heading(app, "🧬 Biology")).to_be_visible()
         app.get_by_role("button", name="Delete", exact=True).click()
         expect(box.get_by_role("heading", name="Delete 🧬 Biology?")).to_be_visible()
-        screenshot(app, f"delete-{theme}")
+        capture(f"delete-{theme}")
         box.get_by_role("button", name="Cancel").click()
         expect(box).to_be_hidden()
+    assert not problems, "\n".join(problems)

@@ -14,7 +14,7 @@ from app.text.markdown import render_markdown
 from app.ui.nodes import Child, El, Node, h
 from app.ui.routes import Route
 from app.ui.state import ViewState
-from app.ui.tree_view import folder_label
+from app.ui.tree_view import folder_label, name_and_count
 
 
 def action(label: str, name: str, item_id: int | None = None, **attrs: str) -> El:
@@ -103,8 +103,9 @@ def _folder_cards(folders: Sequence[Folder], totals: dict[int, int]) -> El:
                 h(
                     "a",
                     {"href": Route(f.id).to_hash(), "data-color": f.color},
-                    folder_label(f.emoji, f.name),
-                    h("span", {"class": "count"}, f"{totals.get(f.id, 0)}"),
+                    name_and_count(
+                        folder_label(f.emoji, f.name), totals.get(f.id, 0), "name", "count"
+                    ),
                 ),
             )
             for f in folders

@@ -18,6 +18,25 @@ def folder_label(emoji: str, name: str) -> str:
     return f"{emoji} {name}" if emoji else name
 
 
+def name_and_count(label: str, total: int, name_class: str, count_class: str) -> list[El]:
+    """A folder's name and the bare number people see, read out as "Name, N words".
+
+    The comma and noun are unseen text rather than an aria-label, so a link's accessible name
+    still contains its visible text (WCAG 2.5.3). The comma stays inline (transparent, not
+    taken out of the flow) because Chromium pads out-of-flow text with spaces: "Cells , 4".
+    """
+    noun = "word" if total == 1 else "words"
+    return [
+        h("span", {"class": name_class}, label, h("span", {"class": "unseen"}, ",")),
+        h(
+            "span",
+            {"class": count_class},
+            str(total),
+            h("span", {"class": "visually-hidden"}, f" {noun}"),
+        ),
+    ]
+
+
 def render_tree(rows: Sequence[TreeRow], current: int | None, expanded: Collection[int]) -> El:
     if not rows:
         return h("p", {"class": "empty"}, "No folders yet. Create one to start collecting words.")
@@ -66,17 +85,14 @@ def _item(
         if has_children
         else h("span", {"class": "tree-spacer", "aria-hidden": "true"})
     )
-    words = "word" if row.total_words == 1 else "words"
     link = h(
         "a",
         {
             "href": Route(folder.id).to_hash(),
             "aria-current": "page" if folder.id == current else None,
-            "aria-label": f"{label}, {row.total_words} {words}",
         },
         h("span", {"class": "swatch", "data-color": folder.color, "aria-hidden": "true"}),
-        h("span", {"class": "tree-name"}, label),
-        h("span", {"class": "tree-count", "aria-hidden": "true"}, str(row.total_words)),
+        name_and_count(label, row.total_words, "tree-name", "tree-count"),
     )
     row_el = h(
         "div",
