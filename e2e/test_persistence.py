@@ -78,8 +78,8 @@ def test_killed_tab_keeps_what_was_saved(context: BrowserContext, base_url: str,
     # "Saved" must mean written, not merely queued.
     page = open_app(context, base_url, f"/#/folder/{cells}")
     _check_collection(page)
-    # Then the first tab goes away without any unload handling (the nearest to a killed browser
-    # that Playwright offers: CDP Page.crash never answers).
+    # Then the writer tab goes away without any unload handling and this one takes over
+    # (test_killed_browser.py SIGKILLs the whole browser).
     app.close(run_before_unload=False)
     expect(page.locator("#toast")).to_contain_text("this tab can now make changes")
     _check_collection(page)
