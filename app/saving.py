@@ -63,7 +63,13 @@ class SaveQueue:
             try:
                 await self._persist(self._pending[0])
             except LexicalError as exc:
-                self._on_status(SaveStatus("error", f"Not saved: {exc.message}"))
+                self._on_status(
+                    SaveStatus(
+                        "error",
+                        f"Not saved: {exc.message} Lexical retries every "
+                        f"{self._retry:g} s; keep this tab open.",
+                    )
+                )
                 await asyncio.sleep(self._retry)
                 continue
             self._pending.popleft()

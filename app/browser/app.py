@@ -177,7 +177,8 @@ class Page:
         self.toast.hidden = True
 
     def show_status(self, status: SaveStatus) -> None:
-        self.status.textContent = status.message
+        # The top bar has room for a word or two; the reason goes in the banner below it.
+        self.status.textContent = "Not saved" if status.state == "error" else status.message
         self.status.dataset.state = status.state
         if status.state == "error":
             self.show_banner(status.message, error=True)

@@ -7,10 +7,11 @@ transactions and resolve only on `complete`, so "Saved" in the UI means flushed 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
+from pyodide.ffi import JsException, create_proxy, to_js  # type: ignore[import-not-found]
 
 from app.browser.dom import js_object
 from app.domain import LexicalError
@@ -42,6 +43,10 @@ def _wait(target: Any, ok_event: str, value: Any = None) -> asyncio.Future[Any]:
     proxies: list[Any] = []
 
     def settle(result: Any, error: Any = None) -> None:
+        # An aborted transaction fires "error" and then "abort": unhook every handler before
+        # freeing the proxies, or the second event calls into a destroyed one.
+        for name in (ok_event, "error", "abort"):
+            setattr(target, f"on{name}", None)
         for proxy in proxies:
             proxy.destroy()
         if future.done():
@@ -113,18 +118,25 @@ class IndexedDbBackend:
             )
         return records
 
+    async def _write(self, store: str, request: Callable[[Any], object]) -> None:
+        """Run one write request in a strict transaction and wait until it has committed."""
+        tx = self._tx(store, "readwrite")
+        try:
+            request(tx.objectStore(store))
+        except JsException as exc:
+            # Some failures (a closed connection, an uncloneable value) throw right away
+            # instead of aborting the transaction; the save queue must hear of them the same way.
+            raise StorageError(_explain(exc)) from None
+        await _wait(tx, "complete", True)
+
     async def put_snapshot(self, record: SnapshotRecord) -> None:
-        tx = self._tx(SNAPSHOTS, "readwrite")
         row = js_object(
             **record.model_dump(exclude={"data"}), data=js.Uint8Array.new(to_js(record.data))
         )
-        tx.objectStore(SNAPSHOTS).put(row)
-        await _wait(tx, "complete", True)
+        await self._write(SNAPSHOTS, lambda store: store.put(row))
 
     async def append_op(self, seq: int, text: str) -> None:
-        tx = self._tx(OPS, "readwrite")
-        tx.objectStore(OPS).add(js_object(seq=seq, text=text))
-        await _wait(tx, "complete", True)
+        await self._write(OPS, lambda store: store.add(js_object(seq=seq, text=text)))
 
     async def ops_after(self, seq: int) -> list[tuple[int, str]]:
         tx = self._tx(OPS, "readonly")
@@ -134,6 +146,4 @@ class IndexedDbBackend:
         return [(int(row.seq), str(row.text)) for row in rows]
 
     async def trim_ops(self, upto_seq: int) -> None:
-        tx = self._tx(OPS, "readwrite")
-        tx.objectStore(OPS).delete(js.IDBKeyRange.upperBound(upto_seq))
-        await _wait(tx, "complete", True)
+        await self._write(OPS, lambda store: store.delete(js.IDBKeyRange.upperBound(upto_seq)))

@@ -9,6 +9,7 @@ the previous one plus the log. Boot never silently starts empty: every problem i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 from typing import Protocol
@@ -151,14 +152,19 @@ class Durability:
     async def persist(self, changeset: Changeset) -> tuple[int, str]:
         """Append one log entry for `changeset`; returns its seq and the entry as written
         (other tabs are sent the same text, so it is encoded only once)."""
-        self._seq += 1
-        seq = self._seq
+        # The seq is taken only once the entry is written: a failed write that the save queue
+        # retries must reuse it, or the log would have a gap that boot reads as damage.
+        seq = self._seq + 1
         entry = encode_entry(seq, changeset)
         await self._backend.append_op(seq, entry)
+        self._seq = seq
         self._since_snapshot += 1
         self._bytes_since_snapshot += len(entry)
         if self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes:
-            await self.snapshot()
+            # The edit is already durable in the log; a failed snapshot must not make the
+            # caller retry (and so duplicate) it. The counters stay high: the next edit retries.
+            with contextlib.suppress(LexicalError):
+                await self.snapshot()
         return seq, entry
 
     async def snapshot(self) -> None:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain import FolderId, NewFolder, NewWord, WordPatch
+from app.domain import FolderId, LexicalError, NewFolder, NewWord, WordPatch
 from app.store import Changeset, Store
 from app.store.durability import Durability, SnapshotRecord
 from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError
@@ -237,3 +237,72 @@ def test_a_big_log_entry_triggers_a_snapshot_so_boot_need_not_replay_it() -> Non
     rebooted = Durability(backend)
     report = asyncio.run(rebooted.boot())
     assert report.replayed == 0 and rebooted.store.word_count(folder) == 2_000
+
+
+class FlakyBackend(MemoryBackend):
+    """Fails the next `fail_appends` log writes and `fail_snapshots` snapshot writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fail_appends = 0
+        self.fail_snapshots = 0
+
+    async def append_op(self, seq: int, text: str) -> None:
+        if self.fail_appends:
+            self.fail_appends -= 1
+            raise LexicalError("storage is full")
+        await super().append_op(seq, text)
+
+    async def put_snapshot(self, record: SnapshotRecord) -> None:
+        if self.fail_snapshots:
+            self.fail_snapshots -= 1
+            raise LexicalError("storage is full")
+        await super().put_snapshot(record)
+
+
+async def _persist_with_retries(durability: Durability, changesets: list[Changeset]) -> None:
+    """What the save queue does: the head entry is retried until it is written."""
+    for changeset in changesets:
+        while True:
+            try:
+                await durability.persist(changeset)
+                break
+            except LexicalError:
+                continue
+
+
+def test_a_failed_log_write_retried_leaves_no_gap_in_the_log() -> None:
+    backend = FlakyBackend()
+    durability = Durability(backend, snapshot_every=1000)
+    asyncio.run(durability.boot())
+    store = durability.store
+    emitted: list[Changeset] = []
+    store.subscribe(emitted.append)
+    folder = store.create_folder(NewFolder(name="F")).id
+    store.add_word(NewWord(folder_id=folder, term="cell"))
+    backend.fail_appends = 2
+    asyncio.run(_persist_with_retries(durability, emitted))
+    assert sorted(backend.ops) == [1, 2]
+    rebooted = Durability(backend)
+    report = asyncio.run(rebooted.boot())
+    assert not report.damaged and report.replayed == 2
+    assert dump(rebooted.store) == dump(store)
+
+
+def test_a_failed_snapshot_keeps_the_written_entry_and_never_duplicates_it() -> None:
+    backend = FlakyBackend()
+    durability = Durability(backend, snapshot_every=2)
+    asyncio.run(durability.boot())
+    store = durability.store
+    emitted: list[Changeset] = []
+    store.subscribe(emitted.append)
+    folder = store.create_folder(NewFolder(name="F")).id
+    store.add_word(NewWord(folder_id=folder, term="cell"))
+    store.add_word(NewWord(folder_id=folder, term="atom"))
+    backend.fail_snapshots = 1
+    asyncio.run(_persist_with_retries(durability, emitted))
+    assert [seq for seq, _ in backend.appends] == [1, 2, 3]
+    assert len(backend.snapshots) == 1  # the failed one was retried at the next edit
+    rebooted = Durability(backend)
+    asyncio.run(rebooted.boot())
+    assert dump(rebooted.store) == dump(store)
