@@ -17,12 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "e2e" / "artifacts"
 READY = "document.documentElement.dataset.ready === 'true'"
 BOOT_TIMEOUT_MS = 60_000
+# Two cores shared with a compiler or another suite can stall a step for seconds; a real
+# failure still shows, just a little later.
+expect.set_options(timeout=10_000)
 
 
 def _free_port() -> int:
@@ -109,6 +112,12 @@ def open_app(context: BrowserContext, base_url: str, path: str = "/") -> Page:
     page.goto(base_url + path)
     page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
     return page
+
+
+def reload(page: Page) -> None:
+    """Reload and wait until the app is interactive again (boot is slow on a busy machine)."""
+    page.reload()
+    page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
 
 
 @pytest.fixture

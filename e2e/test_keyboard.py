@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from e2e.conftest import reload
 from e2e.lexical_ui import add_form, create_folder, dialog, focus_outside_fields, search_box
 
 
@@ -49,7 +50,7 @@ def test_help_search_and_theme_shortcuts(app: Page) -> None:
     # The button does the same, and the choice survives a reload.
     app.get_by_role("button", name=f"Switch to {other} theme").click()
     expect(html).to_have_attribute("data-theme", other)
-    app.reload()
+    reload(app)
     expect(html).to_have_attribute("data-theme", other)
     expect(app.get_by_role("button", name=f"Switch to {theme} theme")).to_be_visible()
 

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from e2e.conftest import open_app
+from e2e.conftest import open_app, reload
 from e2e.lexical_ui import (
     add_note,
     add_word,
@@ -62,7 +62,7 @@ def _check_collection(page: Page) -> None:
 def test_reload_keeps_folders_words_and_notes(app: Page) -> None:
     _bio, cells = _collection(app)
     wait_saved(app)
-    app.reload()
+    reload(app)
     # The deep link survives the reload: we land in Cells, with everything in place.
     expect(app).to_have_url(re.compile(rf"#/folder/{cells}$"))
     _check_collection(app)
@@ -118,7 +118,7 @@ def test_deep_links_and_back_forward(context: BrowserContext, base_url: str, app
     expect(heading(app, "Cells")).to_be_visible()
 
     # Reload on a folder's link lands in that folder.
-    app.reload()
+    reload(app)
     expect(heading(app, "Cells")).to_be_visible()
     expect(tree_link(app, "Cells")).to_have_attribute("aria-current", "page")
 
@@ -126,7 +126,7 @@ def test_deep_links_and_back_forward(context: BrowserContext, base_url: str, app
     search_box(app).fill("nucleus")
     search_box(app).press("Enter")
     expect(app).to_have_url(re.compile(rf"#/folder/{cells}/word/\d+$"))
-    app.reload()
+    reload(app)
     expect(heading(app, "Cells")).to_be_visible()
     expect(word_item(app, "nucleus")).to_have_attribute("data-highlight", "true")
 

@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import screenshot
+from e2e.conftest import reload, screenshot
 from e2e.lexical_ui import add_word, create_folder, save_status, wait_saved, word_item
 
 DISK_FULL = """
@@ -31,8 +31,7 @@ IDBObjectStore.prototype.add = function (...args) {
 
 def test_quota_error_is_shown_and_the_edit_is_kept_until_it_saves(app: Page) -> None:
     app.add_init_script(DISK_FULL)
-    app.reload()
-    app.wait_for_function("document.documentElement.dataset.ready === 'true'")
+    reload(app)
     create_folder(app, "Biology")
     add_word(app, "cell", ["smallest unit of life"])
     wait_saved(app)
@@ -50,7 +49,6 @@ def test_quota_error_is_shown_and_the_edit_is_kept_until_it_saves(app: Page) -> 
     app.evaluate("window.__diskFull = false")
     expect(save_status(app)).to_have_text("Saved", timeout=15_000)
     expect(banner).to_be_hidden()
-    app.reload()
-    app.wait_for_function("document.documentElement.dataset.ready === 'true'")
+    reload(app)
     for term in ("cell", "membrane"):
         expect(word_item(app, term)).to_be_visible()

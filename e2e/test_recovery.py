@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from e2e.conftest import READY, Guard
+from e2e.conftest import Guard, reload
 from e2e.lexical_ui import add_word, create_folder, wait_saved, word_item
 
 # Overwrite the newest operation-log entry in IndexedDB with torn JSON, as a crash mid-write
@@ -32,8 +32,7 @@ def test_a_torn_log_entry_keeps_everything_before_it_and_says_so(app: Page) -> N
         add_word(app, term, ["part of the heart"])
     wait_saved(app)
     torn = app.evaluate(TEAR_NEWEST_EDIT)
-    app.reload()
-    app.wait_for_function(READY)
+    reload(app)
     banner = app.get_by_role("alert").filter(has_text="restored up to edit")
     expect(banner).to_contain_text(f"restored up to edit {torn - 1}")
     expect(word_item(app, "aorta")).to_be_visible()
@@ -42,8 +41,7 @@ def test_a_torn_log_entry_keeps_everything_before_it_and_says_so(app: Page) -> N
     # The recovered state is secured: a new edit and another reload keep it, without the banner.
     add_word(app, "septum", ["wall between chambers"])
     wait_saved(app)
-    app.reload()
-    app.wait_for_function(READY)
+    reload(app)
     expect(word_item(app, "septum")).to_be_visible()
     expect(word_item(app, "atrium")).to_be_visible()
     expect(app.get_by_role("alert").filter(has_text="restored up to edit")).to_have_count(0)

@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import Dialog, Page, expect
 
+from e2e.conftest import reload
 from e2e.lexical_ui import (
     add_note,
     add_word,
@@ -127,7 +128,7 @@ def test_hostile_names_terms_and_meanings_render_inert(app: Page) -> None:
     app.get_by_role("banner").get_by_role("button", name=re.compile(r"^Undo")).click()
     expect(word_item(app, PWNED)).to_be_visible()
     wait_saved(app)
-    app.reload()
+    reload(app)
     expect(heading(app, IMG)).to_be_visible()
     expect(word_item(app, PWNED).get_by_role("listitem")).to_have_text([IMG, "javascript:alert(1)"])
     expect(tree(app)).to_contain_text(IMG)

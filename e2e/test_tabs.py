@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from e2e.conftest import open_app
+from e2e.conftest import open_app, reload
 from e2e.lexical_ui import (
     add_form,
     add_word,
@@ -70,7 +70,7 @@ def test_second_tab_is_read_only_follows_live_and_takes_over(
     expect(heading(second, "🧬 Biology")).to_be_visible()
     add_word(second, "mitosis", ["cell division"])
     wait_saved(second)
-    second.reload()
+    reload(second)
     expect(word_item(second, "mitosis")).to_be_visible()
     expect(word_item(second, "diffusion")).to_be_visible()
     expect(
