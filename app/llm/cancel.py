@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from app.llm.errors import ProviderError
 from app.llm.messages import CancelSignal
@@ -89,5 +89,5 @@ def _discard(work: Awaitable[object]) -> None:
         close()
 
 
-def _cancel_task(task: asyncio.Future[object]) -> None:
+def _cancel_task(task: asyncio.Future[Any]) -> None:
     task.cancel()
