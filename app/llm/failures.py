@@ -174,10 +174,11 @@ def _too_many(
 
 
 def offline(label: str, host: str) -> ProviderError:
+    where = label if host in label else f"{label} at {host}"
     return ProviderError(
         "offline",
-        f"Could not reach {label} at {host}. Check your internet connection (for a local "
-        "server: that it is running and allows this page) and try again.",
+        f"Could not reach {where}. Check your internet connection (for a local server: that "
+        "it is running and allows this page) and try again.",
     )
 
 
