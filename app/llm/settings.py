@@ -177,7 +177,8 @@ async def test_key(settings: ProviderSettings, transport: Transport) -> KeyCheck
     label = settings.label[0].upper() + settings.label[1:]
     if not models:
         return KeyCheck(True, f"The key works, but {settings.label} lists no model that can chat.")
-    sentence = f"It works: {label} offers {len(models)} models."
+    count = f"{len(models)} model{'s' if len(models) != 1 else ''}"
+    sentence = f"It works: {label} offers {count}."
     if settings.model_name not in models:
         sentence += f" {settings.model_name} is not one of them: choose one from the list."
     return KeyCheck(True, sentence, models)

@@ -148,7 +148,8 @@ def test_test_key_answers_in_a_sentence() -> None:
     good = check(ProviderSettings(api_key=GEMINI_KEY), Reply(body=gx.MODELS_PAGE_2))
     assert good.ok and good.models == ["gemini-2.5-pro"]
     assert good.sentence == (
-        "It works: Gemini offers 1 models. gemini-2.5-flash is not one of them: choose one from the list."
+        "It works: Gemini offers 1 model. "
+        "gemini-2.5-flash is not one of them: choose one from the list."
     )
     bad = check(
         ProviderSettings(provider="openai", api_key=KEY), Reply(status=401, body=ox.BAD_KEY)
