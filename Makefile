@@ -4,18 +4,19 @@ PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 DEPS := $(VENV)/.installed
+NODE_DEPS := node_modules/.installed
 
-.PHONY: serve test test-unit test-e2e lint vendor build chromium clean
+.PHONY: serve test test-unit test-e2e lint vendor build chromium node-deps clean
 
 serve: vendor build
 	$(PYTHON) scripts/serve.py --port $(PORT)
 
 test: lint test-unit test-e2e
 
-test-unit: $(DEPS)
+test-unit: $(DEPS) $(NODE_DEPS)
 	$(BIN)/pytest tests
 
-test-e2e: $(DEPS) vendor build chromium
+test-e2e: $(DEPS) $(NODE_DEPS) vendor build chromium
 	$(BIN)/pytest e2e -p no:cacheprovider
 
 lint: $(DEPS)
@@ -26,6 +27,13 @@ lint: $(DEPS)
 $(DEPS): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+# Development-only npm tools (the aimock provider emulator), pinned by package-lock.json.
+node-deps: $(NODE_DEPS)
+
+$(NODE_DEPS): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # Runtime files (PyScript, Pyodide, wheels): fetched through npm and pip, verified by sha256.
@@ -43,4 +51,4 @@ chromium:
 			chromium fonts-noto-color-emoji >/dev/null; }
 
 clean:
-	rm -rf static/vendor static/build .cache $(VENV) e2e/artifacts
+	rm -rf static/vendor static/build .cache $(VENV) node_modules e2e/artifacts

@@ -155,7 +155,7 @@ class SocketTransport:
                 connection.request, request.method, target, request.body, dict(request.headers)
             )
             response = await asyncio.to_thread(connection.getresponse)
-        except (ConnectionRefusedError, socket.gaierror) as error:
+        except (ConnectionError, http.client.RemoteDisconnected, socket.gaierror) as error:
             connection.close()
             raise ProviderError("offline", "nothing answered") from error
         except TimeoutError as error:
