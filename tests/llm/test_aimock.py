@@ -6,15 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import shutil
-import socket
-import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,11 +15,10 @@ from app.llm.errors import ProviderError
 from app.llm.messages import Message, ModelRequest, ToolResult
 from app.llm.retry import RetryingClient
 from app.llm.settings import Provider, ProviderSettings, make_client
+from tests.llm.aimock import get_json, running_aimock
 from tests.llm.samples import TOOLS
 from tests.llm.transports import SocketTransport
 
-ROOT = Path(__file__).resolve().parents[2]
-CLI = ROOT / "node_modules" / "@copilotkit" / "aimock" / "dist" / "cli.js"
 KEY = "aimock-test-key-0123456789"
 STORY = "Once upon a time a word wandered from Greek into Latin and then into English."
 FIXTURES = [
@@ -85,57 +76,10 @@ FIXTURES = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _get(url: str) -> Any:
-    request = urllib.request.Request(url, headers={"authorization": f"Bearer {KEY}"})
-    with urllib.request.urlopen(request, timeout=5) as response:
-        return json.loads(response.read())
-
-
 @pytest.fixture(scope="module")
 def aimock(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    node = shutil.which("node")
-    if node is None or not CLI.exists():
-        pytest.fail("aimock is not installed: run `make node-deps` (needs node and npm)")
-    fixtures = tmp_path_factory.mktemp("aimock") / "fixtures.json"
-    fixtures.write_text(json.dumps({"fixtures": FIXTURES}))
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            node,
-            str(CLI),
-            "-p",
-            str(port),
-            "-h",
-            "127.0.0.1",
-            "-f",
-            str(fixtures),
-            "--log-level",
-            "silent",
-        ],
-        env={**os.environ, "AIMOCK_API_KEYS": KEY},
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                _get(f"{url}/health")
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise
-                time.sleep(0.1)
+    with running_aimock(FIXTURES, tmp_path_factory.mktemp("aimock"), KEY) as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def settings(url: str, provider: Provider, key: str = KEY) -> ProviderSettings:
@@ -266,7 +210,7 @@ def test_the_journal_shows_the_key_went_only_in_the_provider_header(aimock: str)
     # journals such headers as "[REDACTED]": the key must then appear nowhere else.
     for provider in PROVIDERS:
         asyncio.run(client(aimock, provider).complete(ask("define aorta"), print))
-    entries = _get(f"{aimock}/__aimock/journal")
+    entries = get_json(f"{aimock}/__aimock/journal", KEY)
     seen = {
         "/v1beta/" in e["path"]: e
         for e in entries
