@@ -73,6 +73,11 @@ FIXTURES = [
         "chunkSize": 8,
         "latency": 150,
     },
+    # Only for the model list: the emulator lists the models its fixtures name.
+    *(
+        {"match": {"model": model, "userMessage": "never asked"}, "response": {"content": "-"}}
+        for model in ("lexical-chat-1", "text-embedding-3-small")
+    ),
 ]
 
 
@@ -201,8 +206,9 @@ def test_a_wrong_key_is_refused_plainly_and_not_retried(aimock: str, provider: P
 
 
 def test_models_are_listed_from_the_server(aimock: str) -> None:
-    models = asyncio.run(client(aimock, "openai").list_models())
-    assert models and all(isinstance(m, str) for m in models)
+    assert asyncio.run(client(aimock, "openai").list_models()) == ["lexical-chat-1"]
+    compatible = client(aimock, "openai_compatible")
+    assert asyncio.run(compatible.list_models()) == ["lexical-chat-1", "text-embedding-3-small"]
 
 
 def test_the_journal_shows_the_key_went_only_in_the_provider_header(aimock: str) -> None:
