@@ -1,7 +1,7 @@
 """What both wire-format clients share: sending JSON, reading JSON or SSE, mapping failures.
 
-A `Wire` knows the provider's label for sentences, its host, the secrets to keep out of any
-message and the transport. Everything here raises `ProviderError` only.
+A `Wire` knows the transport, the provider's label and model for sentences, and the secret
+to keep out of any message. Everything here raises `ProviderError` only.
 """
 
 from __future__ import annotations
