@@ -6,14 +6,14 @@ BIN := $(VENV)/bin
 DEPS := $(VENV)/.installed
 NODE_DEPS := node_modules/.installed
 
-.PHONY: serve test test-unit test-e2e lint vendor build chromium clean
+.PHONY: serve test test-unit test-e2e lint vendor build chromium node-deps clean
 
 serve: vendor build
 	$(PYTHON) scripts/serve.py --port $(PORT)
 
 test: lint test-unit test-e2e
 
-test-unit: $(DEPS)
+test-unit: $(DEPS) $(NODE_DEPS)
 	$(BIN)/pytest tests
 
 test-e2e: $(DEPS) $(NODE_DEPS) vendor build chromium
@@ -29,9 +29,11 @@ $(DEPS): requirements-dev.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-# Test-only npm tools (axe-core), exactly as package-lock.json pins them.
+# Test-only npm tools (aimock provider emulator, axe-core), pinned by package-lock.json.
+node-deps: $(NODE_DEPS)
+
 $(NODE_DEPS): package.json package-lock.json
-	npm ci --silent --no-audit --no-fund
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # Runtime files (PyScript, Pyodide, wheels): fetched through npm and pip, verified by sha256.

@@ -20,6 +20,7 @@ ErrorKind = Literal[
     "bad_request",  # 400 other than a bad key, unknown model, ...
     "bad_response",  # the provider answered something we cannot parse
     "stopped",  # the user pressed Stop
+    "daily_cap",  # the user's own per-day request cap (Settings) is reached
 ]
 
 RETRYABLE: frozenset[ErrorKind] = frozenset({"rate_limited", "server", "timeout"})

@@ -27,6 +27,9 @@ class ToolCall(_Frozen):
     id: str
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+    # The model's own text when it was not a JSON object (then `arguments` is empty), so the
+    # agent loop can quote it in its one repair try.
+    arguments_text: str | None = None
 
 
 class ToolResult(_Frozen):
@@ -82,6 +85,9 @@ class ModelResponse(_Frozen):
     message: Message
     finish_reason: FinishReason = "stop"
     usage: Usage = Usage()
+    # The provider's own reason when `finish_reason` is "other" (e.g. "SAFETY",
+    # "MALFORMED_FUNCTION_CALL", "content_filter", "prompt blocked: OTHER").
+    finish_detail: str = ""
 
 
 TextSink = Callable[[str], None]
@@ -96,7 +102,9 @@ class CancelSignal(Protocol):
 
 class ModelClient(Protocol):
     """One provider + model. `complete` streams text deltas to `on_text` as they arrive (when
-    given) and returns the whole turn; it raises `errors.ProviderError` on failure."""
+    given) and returns the whole turn; it raises `errors.ProviderError` on failure. Stop
+    raises kind "stopped" and a failure after text was shown raises "stream_cut"; both carry
+    the text shown so far in `partial` (tool calls of an unfinished turn are never returned)."""
 
     provider: str
     model: str

@@ -1,0 +1,184 @@
+"""The user's provider settings, the client they make, and the "Test key" check.
+
+The key is a `SecretStr` left out of `repr`, `str` and `model_dump`: saving settings or a
+backup never writes it; whoever stores it ("remember on this device") asks for it by name.
+A base URL must be https, or plain http only for this machine or the local network (an
+Ollama or LM Studio server): over http the key and the conversation cross the network
+unencrypted, which is acceptable only where they never leave the user's own machine or LAN.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+
+from app.llm.errors import ProviderError
+from app.llm.gemini import GeminiClient
+from app.llm.messages import ModelClient
+from app.llm.openai import OpenAIClient
+from app.llm.retry import OnWait, RetryingClient, Sleep
+from app.llm.spending import CounterStore, GuardedClient, MemoryCounter, SpendingGuard
+from app.llm.transport import Transport
+
+Provider = Literal["gemini", "openai", "openai_compatible"]
+DEFAULT_BASE_URLS: dict[Provider, str] = {
+    "gemini": "https://generativelanguage.googleapis.com/v1beta",
+    "openai": "https://api.openai.com/v1",
+    "openai_compatible": "http://localhost:11434/v1",  # Ollama's default
+}
+DEFAULT_MODELS: dict[Provider, str] = {
+    "gemini": "gemini-2.5-flash",
+    "openai": "gpt-4.1-mini",
+    "openai_compatible": "",
+}
+
+
+def is_local_host(host: str) -> bool:
+    """This machine or the local network: loopback, private and link-local addresses,
+    `localhost` and mDNS `.local` names."""
+    host = host.lower().rstrip(".")
+    if host == "localhost" or host.endswith((".localhost", ".local")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+def checked_base_url(url: str) -> str:
+    url = url.strip().rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise ValueError("Enter a full address such as https://api.example.com/v1.")
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise ValueError("Enter the address without a user name, password, ? or #.")
+    if parts.scheme == "http" and not is_local_host(parts.hostname):
+        raise ValueError(
+            "Use https for servers on the internet; plain http is allowed only for this "
+            "computer or your local network, where your key cannot be read on the way."
+        )
+    return url
+
+
+class ProviderSettings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    provider: Provider = "gemini"
+    model: str = Field(default="", max_length=200, pattern=r"^[\w./:@+-]*$")
+    base_url: str = ""  # empty: the provider's own address
+    api_key: SecretStr = Field(default=SecretStr(""), exclude=True, repr=False)
+    remember_key: bool = False
+    daily_request_cap: int = Field(default=200, ge=1, le=100_000)
+    max_output_tokens: int = Field(default=4096, ge=64, le=65_536)
+    timeout_s: float = Field(default=60.0, ge=5, le=600)
+
+    @field_validator("model", "base_url", mode="before")
+    @classmethod
+    def _trimmed(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("base_url")
+    @classmethod
+    def _safe_base_url(cls, value: str) -> str:
+        return checked_base_url(value) if value else value
+
+    @model_validator(mode="after")
+    def _compatible_needs_a_model(self) -> ProviderSettings:
+        if self.provider == "openai_compatible" and not self.model:
+            raise ValueError("Enter the model name your server runs (for Ollama, e.g. llama3.2).")
+        return self
+
+    @property
+    def url(self) -> str:
+        return self.base_url or DEFAULT_BASE_URLS[self.provider]
+
+    @property
+    def model_name(self) -> str:
+        return self.model or DEFAULT_MODELS[self.provider]
+
+    @property
+    def label(self) -> str:
+        if self.provider == "gemini":
+            return "Gemini"
+        if self.provider == "openai":
+            return "OpenAI"
+        return f"the server at {urlsplit(self.url).netloc}"
+
+
+def _provider_client(settings: ProviderSettings, transport: Transport) -> ModelClient:
+    key = settings.api_key.get_secret_value().strip()
+    if not key and settings.provider != "openai_compatible":
+        raise ProviderError(
+            "bad_key", f"Paste your {settings.label} API key in Settings, then press Test key."
+        )
+    if settings.provider == "gemini":
+        return GeminiClient(
+            transport,
+            model=settings.model_name,
+            base_url=settings.url,
+            api_key=key,
+            timeout_s=settings.timeout_s,
+        )
+    compatible = settings.provider == "openai_compatible"
+    return OpenAIClient(
+        transport,
+        model=settings.model_name,
+        base_url=settings.url,
+        api_key=key,
+        provider=settings.provider,
+        label=settings.label,
+        token_param="max_tokens" if compatible else "max_completion_tokens",
+        timeout_s=settings.timeout_s,
+    )
+
+
+def make_client(
+    settings: ProviderSettings,
+    transport: Transport,
+    *,
+    counter: CounterStore | None = None,
+    sleep: Sleep = asyncio.sleep,
+    on_wait: OnWait | None = None,
+) -> RetryingClient:
+    """The client the agents use: spending guard inside, bounded retries outside (so each
+    retry counts as a request). Pass a `counter` that persists, or the cap is per session."""
+    guard = SpendingGuard(
+        daily_requests=settings.daily_request_cap,
+        max_output_tokens=settings.max_output_tokens,
+        store=counter if counter is not None else MemoryCounter(),
+    )
+    guarded = GuardedClient(_provider_client(settings, transport), guard)
+    return RetryingClient(guarded, sleep=sleep, on_wait=on_wait)
+
+
+@dataclass(frozen=True)
+class KeyCheck:
+    ok: bool
+    sentence: str
+    models: list[str] = field(default_factory=list)
+
+
+async def test_key(settings: ProviderSettings, transport: Transport) -> KeyCheck:
+    """One cheap call (list the models) that says in a sentence whether the settings work."""
+    try:
+        models = await _provider_client(settings, transport).list_models()
+    except ProviderError as error:
+        if settings.provider == "openai_compatible" and error.status == 404:
+            return KeyCheck(
+                True, f"{settings.label} answered but does not list its models; type the name."
+            )
+        return KeyCheck(False, error.message)
+    label = settings.label[0].upper() + settings.label[1:]
+    if not models:
+        return KeyCheck(True, f"The key works, but {settings.label} lists no model that can chat.")
+    count = f"{len(models)} model{'s' if len(models) != 1 else ''}"
+    sentence = f"It works: {label} offers {count}."
+    if settings.model_name not in models:
+        sentence += f" {settings.model_name} is not one of them: choose one from the list."
+    return KeyCheck(True, sentence, models)

@@ -1,0 +1,169 @@
+"""Settings: safe base URLs, the key kept out of every dump, caps, the client and Test key."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import date
+
+import pytest
+from pydantic import ValidationError
+
+from app.llm import settings as llm_settings
+from app.llm.errors import ProviderError
+from app.llm.messages import ModelRequest
+from app.llm.settings import ProviderSettings, make_client
+from app.llm.spending import MemoryCounter, SpendingGuard
+from tests.llm import gemini_fixtures as gx
+from tests.llm import openai_fixtures as ox
+from tests.llm.samples import GEMINI_KEY, KEY, PLAIN
+from tests.llm.transports import Reply, ScriptedTransport
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.groq.com/openai/v1",
+        "http://localhost:11434/v1",
+        "http://127.0.0.1:1234/v1/",
+        "http://[::1]:8080/v1",
+        "http://192.168.1.20:11434/v1",
+        "http://10.0.0.5/v1",
+        "http://studio.local:1234/v1",
+    ],
+)
+def test_https_anywhere_and_http_only_on_this_machine_or_the_lan(url: str) -> None:
+    settings = ProviderSettings(provider="openai_compatible", model="llama3.2", base_url=url)
+    assert settings.url == url.rstrip("/")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://api.example.com/v1",
+        "http://8.8.8.8/v1",
+        "ftp://localhost/v1",
+        "localhost:11434",
+        "https://user:pass@api.example.com/v1",
+        "https://api.example.com/v1?key=abc",
+        "javascript:alert(1)",
+    ],
+)
+def test_unsafe_or_malformed_base_urls_are_refused_with_a_reason(url: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        ProviderSettings(provider="openai_compatible", model="m", base_url=url)
+    assert "Enter" in str(caught.value) or "https" in str(caught.value)
+
+
+def test_the_key_is_never_in_repr_str_or_dumps() -> None:
+    settings = ProviderSettings(provider="openai", api_key=KEY, remember_key=True)
+    for text in (
+        repr(settings),
+        str(settings),
+        settings.model_dump_json(),
+        str(settings.model_dump()),
+    ):
+        assert KEY not in text
+    assert "api_key" not in settings.model_dump()
+    assert settings.api_key.get_secret_value() == KEY
+    restored = ProviderSettings.model_validate(json.loads(settings.model_dump_json()))
+    assert restored.api_key.get_secret_value() == ""  # a backup never carries the key
+
+
+def test_defaults_and_limits() -> None:
+    settings = ProviderSettings()
+    assert (settings.provider, settings.model_name, settings.label) == (
+        "gemini",
+        "gemini-2.5-flash",
+        "Gemini",
+    )
+    assert settings.url == "https://generativelanguage.googleapis.com/v1beta"
+    with pytest.raises(ValidationError):
+        ProviderSettings(daily_request_cap=0)
+    with pytest.raises(ValidationError):
+        ProviderSettings(max_output_tokens=10_000_000)
+    with pytest.raises(ValidationError):
+        ProviderSettings(model="gemini 2.5 <flash>")
+    with pytest.raises(ValidationError):
+        ProviderSettings(provider="openai_compatible")  # which model does the server run?
+
+
+class Day:
+    def __init__(self) -> None:
+        self.today = date(2026, 3, 1)
+
+
+def test_the_daily_cap_counts_per_local_day_and_says_so_when_hit() -> None:
+    day, counter = Day(), MemoryCounter()
+    guard = SpendingGuard(
+        daily_requests=2, max_output_tokens=100, store=counter, today=lambda: day.today
+    )
+    guard.admit()
+    guard.admit()
+    with pytest.raises(ProviderError) as caught:
+        guard.admit()
+    assert caught.value.kind == "daily_cap" and "today's 2 requests" in caught.value.message
+    assert not caught.value.retryable
+    day.today = date(2026, 3, 2)
+    guard.admit()
+    assert guard.used_today() == 1 and counter.saved == ("2026-03-02", 1)
+
+
+def test_the_client_caps_output_tokens_and_counts_every_try() -> None:
+    transport = ScriptedTransport(
+        Reply(status=503, body=gx.OVERLOADED),
+        Reply(body=gx.answer([{"text": "hi"}])),
+    )
+    counter = MemoryCounter()
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    settings = ProviderSettings(api_key=GEMINI_KEY, max_output_tokens=100, daily_request_cap=5)
+    client = make_client(settings, transport, counter=counter, sleep=sleep)
+    greedy = ModelRequest(system="", messages=PLAIN.messages, max_output_tokens=50_000)
+    response = asyncio.run(client.complete(greedy))
+    assert response.message.text == "hi" and len(waits) == 1
+    assert transport.json_sent()["generationConfig"]["maxOutputTokens"] == 100
+    assert counter.saved is not None and counter.saved[1] == 2
+    assert transport.requests[0].headers == {
+        "x-goog-api-key": GEMINI_KEY,
+        "content-type": "application/json",
+    }
+
+
+def test_a_missing_key_is_a_plain_sentence_before_any_request() -> None:
+    transport = ScriptedTransport()
+    with pytest.raises(ProviderError) as caught:
+        make_client(ProviderSettings(provider="openai"), transport)
+    assert caught.value.kind == "bad_key" and "Paste your OpenAI API key" in caught.value.message
+
+
+def check(settings: ProviderSettings, *replies: Reply) -> llm_settings.KeyCheck:
+    return asyncio.run(llm_settings.test_key(settings, ScriptedTransport(*replies)))
+
+
+def test_test_key_answers_in_a_sentence() -> None:
+    good = check(ProviderSettings(api_key=GEMINI_KEY), Reply(body=gx.MODELS_PAGE_2))
+    assert good.ok and good.models == ["gemini-2.5-pro"]
+    assert good.sentence == (
+        "It works: Gemini offers 1 model. "
+        "gemini-2.5-flash is not one of them: choose one from the list."
+    )
+    bad = check(
+        ProviderSettings(provider="openai", api_key=KEY), Reply(status=401, body=ox.BAD_KEY)
+    )
+    assert not bad.ok and "did not accept the API key" in bad.sentence and KEY not in bad.sentence
+    local = ProviderSettings(provider="openai_compatible", model="llama3.2")
+    unlisted = check(local, Reply(status=404, body="404 page not found"))
+    assert unlisted.ok and "does not list its models" in unlisted.sentence
+
+
+def test_test_key_says_when_nothing_answers() -> None:
+    local = ProviderSettings(
+        provider="openai_compatible", model="m", base_url="http://localhost:9/v1"
+    )
+    offline = check(local, Reply(error=ProviderError("offline", "refused")))
+    assert not offline.ok
+    assert offline.sentence.startswith("Could not reach the server at localhost:9. Check")
