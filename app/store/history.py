@@ -58,6 +58,25 @@ class History:
             self._outer = None
         self._record(current.label)
 
+    @contextmanager
+    def apart(self, label: str) -> Iterator[None]:
+        """Write outside undo (the assistant's conversation records): saved and broadcast like
+        a step, but never on the undo stack. Refused inside a step, so such rows can never be
+        mixed into an undoable changeset."""
+        if self._read_only:
+            raise LexicalError("This workspace is open read-only, so it cannot be changed.")
+        self._check_idle()
+        with self._db.transaction():
+            yield
+        written = take_captured(self._db)
+        if written:
+            self._emit(Changeset(label=label, changes=written))
+
+    @property
+    def busy(self) -> bool:
+        """A step is open (an agent turn is running): other edits would join it."""
+        return self._outer is not None
+
     def _record(self, label: str) -> None:
         changes = take_captured(self._db)
         if not changes:
