@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Literal
 
@@ -56,9 +57,14 @@ def _fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _keyword(token: str) -> str | None:
-    """The keyword `token` is a form of ('adding' -> 'add', 'examples' -> 'example'), if any."""
-    if token in _WEIGHTS:
+def words(text: str) -> list[str]:
+    """The words a request asks with: folded, without the quoted words it is about."""
+    return _WORD.findall(_QUOTED.sub(" ", _fold(text)))
+
+
+def base_form(token: str, vocabulary: Container[str]) -> str | None:
+    """The entry of `vocabulary` that `token` is a form of ('adding' -> 'add'), if any."""
+    if token in vocabulary:
         return token
     for suffix in _SUFFIXES:
         stem = token.removesuffix(suffix)
@@ -68,7 +74,7 @@ def _keyword(token: str) -> str | None:
         if suffix in ("ing", "ed") and stem[-1] == stem[-2]:
             candidates.append(stem[:-1])  # putting -> put
         for candidate in candidates:
-            if candidate in _WEIGHTS:
+            if candidate in vocabulary:
                 return candidate
     return None
 
@@ -81,8 +87,8 @@ def route(text: str, override: Override = "auto") -> Route:
     """Pick the agent for `text`; an explicit `override` always wins."""
     scores: dict[Agent, int] = {"architect": 0, "scholar": 0}
     found: dict[Agent, list[str]] = {"architect": [], "scholar": []}
-    for token in _WORD.findall(_QUOTED.sub(" ", _fold(text))):
-        keyword = _keyword(token)
+    for token in words(text):
+        keyword = base_form(token, _WEIGHTS)
         if keyword is None:
             continue
         agent, weight = _WEIGHTS[keyword]

@@ -17,6 +17,7 @@ from app.tools.resolve import SEPARATOR
 
 @dataclass(frozen=True)
 class OutlineRow:
+    name: str
     path: str
     depth: int  # 0 for the outline's top rows
     total_words: int  # in the folder and everything under it
@@ -70,6 +71,7 @@ def outline(
     paths = _paths(rows)
     out = [
         OutlineRow(
+            name=r.folder.name,
             path=paths[r.folder.id],
             depth=d,
             total_words=r.total_words,
