@@ -65,6 +65,7 @@ class Store:
         self._clock = clock
         self._history = History(db, read_only=read_only)
         self.conversations = Conversations(db, self._history, clock)
+        self._tree: tuple[int, list[TreeRow]] | None = None
 
     @classmethod
     def open(cls, path: str = ":memory:", *, read_only: bool = False) -> Store:
@@ -102,7 +103,11 @@ class Store:
         return queries.folder_path(self._db, folder_id)
 
     def folder_tree(self) -> list[TreeRow]:
-        return queries.folder_tree(self._db)
+        """Every folder with counts; kept until the next write, since the sidebar and every
+        agent request read it."""
+        if self._tree is None or self._tree[0] != self._history.version:
+            self._tree = (self._history.version, queries.folder_tree(self._db))
+        return list(self._tree[1])
 
     def find_folders(self, name: str) -> list[Folder]:
         return queries.find_folders(self._db, name)

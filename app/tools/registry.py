@@ -163,6 +163,7 @@ class Registry:
 
     def __init__(self, tools: Iterable[AnyTool]) -> None:
         self._tools = {t.name: t for t in tools}
+        self._specs: tuple[ToolSpec, ...] | None = None
 
     def __contains__(self, name: str) -> bool:
         return name in self._tools
@@ -181,4 +182,7 @@ class Registry:
         return Registry(t for t in self._tools.values() if t.kind in kinds)
 
     def specs(self) -> tuple[ToolSpec, ...]:
-        return tuple(t.spec() for t in self._tools.values())
+        """What the model is offered; built once (schema generation costs a few ms a turn)."""
+        if self._specs is None:
+            self._specs = tuple(t.spec() for t in self._tools.values())
+        return self._specs

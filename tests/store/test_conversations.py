@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from app.domain import LexicalError, NewFolder, NotFound
-from app.store import Changeset, Store
+from app.store import Changeset, Store, queries
 from app.store import conversations as conv
 from app.store.conversations import ConversationId, NewMessage, UsageEntry
 from app.store.durability import Durability
@@ -166,3 +166,21 @@ def test_query_only_refuses_every_write_and_then_restores_writing(store: Store) 
     assert not store.can_undo
     store.create_folder(NewFolder(name="Fine"))
     assert [f.name for f in store.folders()] == ["Fine"]
+
+
+def test_conversation_writes_keep_the_cached_folder_tree(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.create_folder(NewFolder(name="A"))
+    built: list[int] = []
+    real = queries.folder_tree
+    monkeypatch.setattr(queries, "folder_tree", lambda db: built.append(1) or real(db))
+    store.folder_tree()
+    conversation = store.conversations.start("hi", "scholar")
+    store.conversations.append(conversation, _turn("hi"), {})
+    store.conversations.log_usage(_usage())
+    store.folder_tree()
+    assert built == [1]
+    store.create_folder(NewFolder(name="B"))
+    assert [r.folder.name for r in store.folder_tree()] == ["A", "B"]
+    assert built == [1, 1]
