@@ -9,7 +9,7 @@ from app.agents import memory
 from app.agents.events import Finished, Routed, StepDone, TextDelta
 from app.agents.loop import Limits
 from app.domain import FolderId, NewFolder
-from app.llm.messages import ModelRequest
+from app.llm.messages import Message, ModelRequest
 from app.llm.scripted import ScriptedModel, UnexpectedCall, call, reply
 from app.store import Store
 from app.store.conversations import ConversationId
@@ -161,3 +161,17 @@ def test_an_empty_final_answer_is_replaced_by_the_steps(store: Store) -> None:
     result, _ = turn(store, model, "Add a folder Cells to Biology")
     assert result.answer == "Done:\n- Created folder Cells in Biology"
     assert store.children(FolderId(1))[0].name == "Cells"
+
+
+def test_provider_parts_are_kept_and_sent_back_unchanged(store: Store) -> None:
+    raw = {"parts": [{"functionCall": {"name": "CREATE_FOLDER"}, "thoughtSignature": "c2ln"}]}
+    first = ScriptedModel(
+        reply("", call("CREATE_FOLDER", name="Lungs"), raw=raw), reply("Done.", raw={"n": 2})
+    )
+    result, _ = turn(store, first, "Create a folder Lungs")
+    second = ScriptedModel("It holds nothing yet.")
+    turn(store, second, "What is in it?", conversation_id=result.conversation_id)
+    history = second.requests[0].messages
+    assert [m.raw for m in history if m.role == "assistant"] == [raw, {"n": 2}]
+    final = Message(role="assistant", text="Done.", raw={"n": 2})
+    assert history[:-1] == (*first.requests[-1].messages, final)
