@@ -34,6 +34,12 @@ from app.tools.workspace import References, Workspace
 
 ROLLED_BACK = "What this request had changed was undone, so nothing changed."
 BUSY = "Another change is still being made; try again when it has finished."
+EMPTY = "Type a request or a question first."
+MAX_REQUEST_CHARS = 20_000
+TOO_LONG = (
+    f"That request is too long for the assistant: keep it under {MAX_REQUEST_CHARS:,} "
+    "characters, or paste word lists with Bulk paste"
+)
 INTERNAL = "Something went wrong inside Lexical; nothing was changed."
 LABEL_CHARS = 60
 NO_VIEW = View()
@@ -101,6 +107,10 @@ async def run_agent(
 ) -> TurnResult:
     """Run one turn of a given agent (`run_turn` after routing)."""
     turn = _Turn(spec, store, client, on_event, conversation_id, text)
+    if not text.strip():
+        return turn.fail("empty", EMPTY)
+    if len(text) > MAX_REQUEST_CHARS:
+        return turn.fail("too_long", f"{TOO_LONG} (it has {len(text):,} characters).")
     if store.busy:
         return turn.fail("busy", BUSY)
     history: list[Message] = []
@@ -141,7 +151,7 @@ async def run_agent(
     except LexicalError as exc:  # a read-only workspace refuses the Architect's group
         return turn.fail("read_only", exc.message)
     except Exception:
-        turn.fail("internal", INTERNAL, tools=dispatcher.used)
+        turn.fail("internal", INTERNAL, rolled_back=spec.writes, tools=dispatcher.used)
         raise
     finally:
         unsubscribe()
