@@ -28,6 +28,7 @@ from app.domain import (
 )
 from app.store import bulk, folders, notes, queries, words
 from app.store.changes import Change, Changeset, install_capture
+from app.store.conversations import Conversations
 from app.store.db import Database
 from app.store.history import History, Listener
 from app.store.migrations import migrate, schema_version
@@ -63,6 +64,8 @@ class Store:
         self._db = db
         self._clock = clock
         self._history = History(db, read_only=read_only)
+        self.conversations = Conversations(db, self._history, clock)
+        self._tree: tuple[int, list[TreeRow]] | None = None
 
     @classmethod
     def open(cls, path: str = ":memory:", *, read_only: bool = False) -> Store:
@@ -100,10 +103,18 @@ class Store:
         return queries.folder_path(self._db, folder_id)
 
     def folder_tree(self) -> list[TreeRow]:
-        return queries.folder_tree(self._db)
+        """Every folder with counts; kept until the next write, since the sidebar and every
+        agent request read it."""
+        if self._tree is None or self._tree[0] != self._history.version:
+            self._tree = (self._history.version, queries.folder_tree(self._db))
+        return list(self._tree[1])
 
     def find_folders(self, name: str) -> list[Folder]:
         return queries.find_folders(self._db, name)
+
+    def find_words(self, term: str) -> list[Word]:
+        """Words whose term equals `term` ignoring case, in any folder."""
+        return queries.find_words(self._db, term)
 
     def deletion_summary(self, folder_id: FolderId) -> DeletionSummary:
         return queries.deletion_summary(self._db, folder_id)
@@ -176,6 +187,17 @@ class Store:
 
     def delete_note(self, note_id: NoteId) -> Note:
         return self._run(lambda now: notes.delete(self._db, note_id))
+
+    @contextmanager
+    def query_only(self) -> Iterator[None]:
+        """SQLite refuses every write for the block: the Scholar's tools run inside one."""
+        with self._db.query_only():
+            yield
+
+    @property
+    def busy(self) -> bool:
+        """A group is open (an agent turn is running); edits made now would join it."""
+        return self._history.busy
 
     @contextmanager
     def group(self, label: str) -> Iterator[None]:

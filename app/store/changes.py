@@ -16,9 +16,14 @@ from pydantic import BaseModel, ConfigDict
 
 from app.store.db import Database
 
-Table = Literal["folder", "word", "note"]
+Table = Literal["folder", "word", "note", "conversation", "message", "usage"]
 Op = Literal["insert", "update", "delete"]
-TABLES: tuple[Table, ...] = ("folder", "word", "note")
+# The user's collection: what undo steps, backups and exports are made of.
+COLLECTION_TABLES: tuple[Table, ...] = ("folder", "word", "note")
+# The assistant's conversations and usage log: logged for durability like everything else, but
+# written only outside undo steps and never part of backups or exports (decision 009).
+AGENT_TABLES: tuple[Table, ...] = ("conversation", "message", "usage")
+TABLES: tuple[Table, ...] = COLLECTION_TABLES + AGENT_TABLES
 Row = dict[str, int | str | None]
 
 

@@ -59,6 +59,17 @@ class Database:
         # query_only is the backstop for read-only handles: SQLite itself refuses any write.
         self._conn.execute("PRAGMA query_only = 1")
 
+    @contextmanager
+    def query_only(self) -> Iterator[None]:
+        """Refuse every write on this connection for the block (SQLite enforces it), then
+        restore whatever was set before."""
+        before = int(self.scalar("PRAGMA query_only"))
+        self._conn.execute("PRAGMA query_only = 1")
+        try:
+            yield
+        finally:
+            self._conn.execute(f"PRAGMA query_only = {before}")
+
     def close(self) -> None:
         self._conn.close()
 

@@ -34,6 +34,7 @@ class History:
         self._redo: list[Changeset] = []
         self._listeners: list[Listener] = []
         self._outer: Step | None = None
+        self.version = 0  # grows with every write to the collection, for caches of reads
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener` with what was written after each committed step; returns an
@@ -47,16 +48,46 @@ class History:
             raise LexicalError("This workspace is open read-only, so it cannot be changed.")
         current = Step(label)
         if self._outer is not None:
-            with self._db.transaction():
+            with self._writing():
                 yield current
             return
         self._outer = current
         try:
-            with self._db.transaction():
+            with self._writing():
                 yield current
         finally:
             self._outer = None
         self._record(current.label)
+
+    @contextmanager
+    def _writing(self, *, collection: bool = True) -> Iterator[None]:
+        """A transaction; afterwards, committed or rolled back, reads of the collection cached
+        against `version` are stale (the assistant's own records do not count)."""
+        try:
+            with self._db.transaction():
+                yield
+        finally:
+            if collection:
+                self.version += 1
+
+    @contextmanager
+    def apart(self, label: str) -> Iterator[None]:
+        """Write outside undo (the assistant's conversation records): saved and broadcast like
+        a step, but never on the undo stack. Refused inside a step, so such rows can never be
+        mixed into an undoable changeset."""
+        if self._read_only:
+            raise LexicalError("This workspace is open read-only, so it cannot be changed.")
+        self._check_idle()
+        with self._writing(collection=False):
+            yield
+        written = take_captured(self._db)
+        if written:
+            self._emit(Changeset(label=label, changes=written))
+
+    @property
+    def busy(self) -> bool:
+        """A step is open (an agent turn is running): other edits would join it."""
+        return self._outer is not None
 
     def _record(self, label: str) -> None:
         changes = take_captured(self._db)
@@ -99,7 +130,7 @@ class History:
     def _replay(self, changes: Iterable[Change], label: str) -> None:
         # Written through the capture triggers so listeners log exactly what changed.
         self._check_idle()
-        with self._db.transaction():
+        with self._writing():
             apply(self._db, changes)
         written = take_captured(self._db)
         if written:
@@ -108,7 +139,7 @@ class History:
     def apply_logged(self, changes: Iterable[Change]) -> None:
         """Replay changes from the operation log: not undoable, not emitted."""
         self._check_idle()
-        with self._db.transaction():
+        with self._writing():
             apply(self._db, changes)
         take_captured(self._db)
 

@@ -99,9 +99,54 @@ def _v2_plain_text_note_search(db: Database) -> None:
     )
 
 
+# The assistant's own records. They are not collection data: undo never touches them and
+# backups/exports leave them out (see AGENT_TABLES in app/store/changes.py, decision 009).
+_V3_AGENT_TABLES = [
+    """CREATE TABLE conversation (
+        id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        refs TEXT NOT NULL DEFAULT '{}',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)""",
+    """CREATE TABLE message (
+        id INTEGER PRIMARY KEY,
+        conversation_id INTEGER NOT NULL REFERENCES conversation(id),
+        role TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'ok',
+        body TEXT NOT NULL,
+        steps TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)""",
+    "CREATE INDEX message_by_conversation ON message(conversation_id, id)",
+    """CREATE TABLE usage (
+        id INTEGER PRIMARY KEY,
+        conversation_id INTEGER,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        tools TEXT NOT NULL DEFAULT '[]',
+        first_token_ms INTEGER,
+        total_ms INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)""",
+    # Agents name words by term without their folder ("delete aorta"): one index lookup.
+    "CREATE INDEX word_by_term ON word(term_key)",
+]
+
+
+def _v3_agent_memory(db: Database) -> None:
+    for statement in _V3_AGENT_TABLES:
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_initial_schema,
     _v2_plain_text_note_search,
+    _v3_agent_memory,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -55,6 +55,11 @@ def find_folders(db: Database, name: str) -> list[Folder]:
     return [to_folder(r) for r in rows]
 
 
+def find_words(db: Database, term: str) -> list[Word]:
+    rows = db.all(f"{_WORD} WHERE term_key = ? ORDER BY id", (term.strip().casefold(),))
+    return [to_word(r) for r in rows]
+
+
 def sibling_named(
     db: Database, parent_id: FolderId | None, name: str, *, besides: FolderId | None = None
 ) -> Folder | None:

@@ -14,6 +14,7 @@ from app.domain import (
     NotFound,
 )
 from app.store import Store
+from app.store.changes import invert
 from tests.store.helpers import assert_index_in_sync
 
 
@@ -135,3 +136,31 @@ def test_hostile_names_are_stored_verbatim(store: Store) -> None:
     name = "<script>alert(1)</script> ' OR 1=1; -- 🧪 שלום"
     folder = store.create_folder(NewFolder(name=name))
     assert store.folder(folder.id).name == name
+
+
+def test_the_cached_tree_follows_every_kind_of_write(store: Store) -> None:
+    def names() -> list[str]:
+        return [row.folder.name for row in store.folder_tree()]
+
+    store.create_folder(NewFolder(name="A"))
+    assert names() == ["A"]
+    with store.group("Turn"):
+        store.create_folder(NewFolder(name="B"))
+        assert names() == ["A", "B"]  # a write inside an open group is seen at once
+    with pytest.raises(RuntimeError), store.group("Failed turn"):
+        store.create_folder(NewFolder(name="C"))
+        assert names() == ["A", "B", "C"]
+        raise RuntimeError
+    assert names() == ["A", "B"]
+    store.undo()
+    assert names() == ["A"]
+    store.redo()
+    assert names() == ["A", "B"]
+    follower = Store.from_snapshot(store.snapshot())
+    assert [r.folder.name for r in follower.folder_tree()] == ["A", "B"]
+    undone = store.undo()
+    assert undone is not None
+    follower.apply_logged(invert(undone.changes))  # what a follower tab does with a broadcast
+    assert [r.folder.name for r in follower.folder_tree()] == ["A"]
+    store.folder_tree().clear()  # callers get their own list
+    assert names() == ["A"]

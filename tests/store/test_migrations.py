@@ -54,11 +54,27 @@ def test_a_snapshot_migrates_when_opened() -> None:
     assert store.schema_version == SCHEMA_VERSION
 
 
-def test_v2_reindexes_markdown_notes_as_plain_text() -> None:
+def _one_folder_at(version: int) -> Database:
     db = Database.open()
-    migrate(db, target=1)
+    migrate(db, target=version)
     db.execute("INSERT INTO folder VALUES (1, NULL, 'F', 'f', '', 'none', 0, 0)")
+    return db
+
+
+def test_v2_reindexes_markdown_notes_as_plain_text() -> None:
+    db = _one_folder_at(1)
     db.execute("INSERT INTO note VALUES (1, 1, 'T', '*stress* the `first` syllable', 0, 0)")
     migrate(db)
     assert db.scalar("SELECT body FROM search WHERE rowid = 7") == "stress the first syllable"
     assert [r[0] for r in db.all("SELECT rowid FROM search WHERE search MATCH 'syllable'")] == [7]
+
+
+def test_v3_adds_the_assistant_tables_and_the_term_index() -> None:
+    db = _one_folder_at(2)
+    db.execute("INSERT INTO word VALUES (1, 1, 'Aorta', 'aorta', '[]', '', 'none', '', 0, 0)")
+    migrate(db)
+    names = {name for _, name, _ in _schema(db)}
+    assert {"conversation", "message", "usage", "word_by_term"} <= names
+    plan = db.all("EXPLAIN QUERY PLAN SELECT id FROM word WHERE term_key = 'aorta'")
+    assert "word_by_term" in " ".join(str(r["detail"]) for r in plan)
+    assert db.scalar("SELECT count(*) FROM word") == 1

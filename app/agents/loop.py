@@ -1,0 +1,82 @@
+"""The tool loop: model -> tool calls -> results -> model, until the model answers in text.
+
+Limits keep a confused or looping model bounded: at most `max_model_calls` requests, at most
+`max_tool_only_turns` tool-calling turns in a row without a word to the user, and at most
+`max_turn_result_chars` of tool results. When a limit is reached the last request forbids tools
+(`tool_choice="none"`) and asks for an answer. Provider errors propagate unchanged: retrying is
+the client's job, and the turn decides what a failure means for the changes made so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.agents import prompts
+from app.agents.dispatch import Dispatcher
+from app.agents.results import size
+from app.llm.errors import ProviderError
+from app.llm.messages import CancelSignal, Message, ModelClient, ModelRequest, TextSink
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_model_calls: int = 10  # including the final, tool-free one
+    max_tool_only_turns: int = 4
+    max_result_chars: int = 8_000  # one tool result as JSON
+    max_turn_result_chars: int = 60_000  # all tool results of one turn
+    history_messages: int = 20  # earlier messages sent with each request
+    max_output_tokens: int = 2_048
+
+
+@dataclass(frozen=True)
+class LoopResult:
+    messages: list[Message]  # this turn's messages, the user's first
+    answer: str
+    limited: bool  # a limit forced the answer
+
+
+STOPPED = "You stopped the answer."
+
+
+async def run_loop(
+    client: ModelClient,
+    dispatcher: Dispatcher,
+    *,
+    system: str,
+    history: Sequence[Message],
+    user_text: str,
+    limits: Limits,
+    on_text: TextSink,
+    cancel: CancelSignal | None = None,
+) -> LoopResult:
+    turn = [Message(role="user", text=user_text)]
+    specs = dispatcher.tools.specs()
+    calls = tool_only = result_chars = 0
+    while True:
+        if cancel is not None and cancel.cancelled:
+            raise ProviderError("stopped", STOPPED)
+        calls += 1
+        limited = (
+            calls >= limits.max_model_calls
+            or tool_only >= limits.max_tool_only_turns
+            or result_chars >= limits.max_turn_result_chars
+        )
+        request = ModelRequest(
+            system=f"{system}\n\n{prompts.FORCED_ANSWER}" if limited else system,
+            messages=(*history, *turn),
+            tools=specs,
+            tool_choice="none" if limited else "auto",
+            max_output_tokens=limits.max_output_tokens,
+        )
+        message = (await client.complete(request, on_text, cancel)).message
+        if limited or not message.tool_calls:
+            # Calls made despite "none" are dropped with the raw parts that carry them.
+            final = Message(role="assistant", text=message.text) if message.tool_calls else message
+            turn.append(final)
+            return LoopResult(turn, message.text, limited)
+        turn.append(message)
+        results = await dispatcher.run(message.tool_calls)
+        turn.append(Message(role="tool", tool_results=tuple(results)))
+        result_chars += sum(size(r.content) for r in results)
+        tool_only = 0 if message.text.strip() else tool_only + 1

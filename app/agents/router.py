@@ -1,0 +1,113 @@
+"""Which agent answers: a keyword score over the request, instant and offline.
+
+Write verbs ("create", "move", "tag", ...) and collection nouns ("folder") point to the Architect;
+question and teaching words ("what", "explain", "etymology", ...) to the Scholar. The higher score
+wins; a tie or no keyword at all goes to the Scholar, who cannot change anything. Words in quotes
+are what the request is about, not what it asks for ("what does 'delete' mean?"), so they do not
+count. The reason names the words that decided, for the badge in the panel.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Container
+from dataclasses import dataclass
+from typing import Literal
+
+Agent = Literal["architect", "scholar"]
+Override = Literal["auto", "architect", "scholar"]
+
+_ARCHITECT_VERBS = (
+    "create add make build delete remove erase move rename organise organize reorganise "
+    "reorganize import sort put tag colour color group merge split insert append edit update "
+    "change set nest populate fill label mark drop"
+)
+_ARCHITECT_NOUNS = "folder folders subfolder subfolders"
+_SCHOLAR_WORDS = (
+    "explain define definition meaning mean etymology origin example mnemonic teach quiz "
+    "pronounce pronunciation difference synonym antonym describe tell translate usage"
+)
+# Question words also open relative clauses ("move the words which ..."), so they weigh less.
+_QUESTION_WORDS = "what why how who when which"
+STRONG = 2  # a verb says what to do
+WEAK = 1  # a noun or a question word only hints at it
+
+_WEIGHTS: dict[str, tuple[Agent, int]] = {
+    **{w: ("architect", STRONG) for w in _ARCHITECT_VERBS.split()},
+    **{w: ("architect", WEAK) for w in _ARCHITECT_NOUNS.split()},
+    **{w: ("scholar", STRONG) for w in _SCHOLAR_WORDS.split()},
+    **{w: ("scholar", WEAK) for w in _QUESTION_WORDS.split()},
+}
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|«[^»]*»|„[^“”]*[“”]|(?<!\w)'[^']+'(?!\w)")
+_WORD = re.compile(r"\w+")
+_SUFFIXES = ("ing", "es", "ed", "s", "d")
+
+
+@dataclass(frozen=True)
+class Route:
+    agent: Agent
+    reason: str  # e.g. "Architect: 'create', 'folder'"
+    scores: dict[Agent, int]
+
+
+def _fold(text: str) -> str:
+    """Casefold and drop accents and width variants, so 'CRÉER', 'Créate' and 'create' agree."""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    """The words a request asks with: folded, without the quoted words it is about."""
+    return _WORD.findall(_QUOTED.sub(" ", _fold(text)))
+
+
+def base_form(token: str, vocabulary: Container[str]) -> str | None:
+    """The entry of `vocabulary` that `token` is a form of ('adding' -> 'add'), if any."""
+    if token in vocabulary:
+        return token
+    for suffix in _SUFFIXES:
+        stem = token.removesuffix(suffix)
+        if stem == token or len(stem) < 2:
+            continue
+        candidates = [stem, stem + "e"]  # adds -> add, moving -> move
+        if suffix in ("ing", "ed") and stem[-1] == stem[-2]:
+            candidates.append(stem[:-1])  # putting -> put
+        for candidate in candidates:
+            if candidate in vocabulary:
+                return candidate
+    return None
+
+
+def _label(agent: Agent) -> str:
+    return agent.capitalize()
+
+
+def route(text: str, override: Override = "auto") -> Route:
+    """Pick the agent for `text`; an explicit `override` always wins."""
+    scores: dict[Agent, int] = {"architect": 0, "scholar": 0}
+    found: dict[Agent, list[str]] = {"architect": [], "scholar": []}
+    for token in words(text):
+        keyword = base_form(token, _WEIGHTS)
+        if keyword is None:
+            continue
+        agent, weight = _WEIGHTS[keyword]
+        scores[agent] += weight
+        if keyword not in found[agent]:
+            found[agent].append(keyword)
+    if override != "auto":
+        return Route(override, f"{_label(override)}: chosen by you", scores)
+    winner: Agent = "architect" if scores["architect"] > scores["scholar"] else "scholar"
+    return Route(winner, _reason(winner, scores, found), scores)
+
+
+def _reason(winner: Agent, scores: dict[Agent, int], found: dict[Agent, list[str]]) -> str:
+    def quoted(words: list[str]) -> str:
+        return ", ".join(f"'{w}'" for w in words)
+
+    if not any(scores.values()):
+        return "Scholar: no action words, so answering without changing anything"
+    if scores["architect"] == scores["scholar"]:
+        both = f"{quoted(found['architect'])} vs {quoted(found['scholar'])}"
+        return f"Scholar: ambiguous ({both}), so answering without changing anything"
+    return f"{_label(winner)}: {quoted(found[winner])}"

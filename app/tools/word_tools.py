@@ -1,0 +1,236 @@
+"""Word tools: add one or many, change one, and read them (look up, list, search)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from app.domain import Colour, Lang, Meanings, Name, NewWord, Text, Word, WordPatch, parse_input
+from app.store.results import BulkRow
+from app.tools import resolve
+from app.tools.folder_tools import FOLDER_REF
+from app.tools.registry import Outcome, Params, Plan, Tool
+from app.tools.views import counted, folder_link, listed, word_data, word_link
+from app.tools.workspace import Workspace
+
+TERM_REF = "The word's term, e.g. 'aorta'. 'it' or 'that word' means the word named last."
+IN_FOLDER = f"The folder the word is in, needed only when the term is in several. {FOLDER_REF}"
+MAX_BULK = 200
+MAX_LISTED = 200
+MAX_FOUND = 50
+
+
+class AddWord(Params):
+    folder: str = Field(description=f"The folder to add it to. {FOLDER_REF}")
+    term: Name = Field(description="The word or phrase.")
+    meanings: Meanings = Field(default_factory=list, description="Short definitions, one each.")
+    notes: Text = Field("", description="Optional notes (examples, usage).")
+    lang: Lang = Field("", description="Optional language tag such as en or es-MX.")
+    color: Colour = Field("none", description="An optional colour label.")
+
+
+def add_word(ws: Workspace, p: AddWord) -> Outcome:
+    place = resolve.folder(ws, p.folder)
+    added = ws.store.add_word(
+        NewWord(
+            folder_id=place.id,
+            term=p.term,
+            meanings=p.meanings,
+            notes=p.notes,
+            lang=p.lang,
+            color=p.color,
+        )
+    )
+    return Outcome(
+        step=f'Added "{added.term}" to {place.name}',
+        data={"added": word_data(ws, added)},
+        link=word_link(added),
+    )
+
+
+class WordEntry(Params):
+    term: Name = Field(description="The word or phrase.")
+    meanings: Meanings = Field(default_factory=list, description="Short definitions, one each.")
+
+
+class BulkAddWords(Params):
+    folder: str = Field(description=f"The folder to add them to. {FOLDER_REF}")
+    words: list[WordEntry] = Field(min_length=1, max_length=MAX_BULK, description="The words.")
+
+
+def bulk_add_words(ws: Workspace, p: BulkAddWords) -> Outcome:
+    place = resolve.folder(ws, p.folder)
+    rows = [
+        BulkRow(line=i + 1, term=w.term, meanings=w.meanings, status="ok")
+        for i, w in enumerate(p.words)
+    ]
+    result = ws.store.bulk_add(place.id, rows)
+    skipped = [{"term": r.term, "reason": r.reason} for r in result.skipped]
+    step = f"Added {counted(result.added, 'word')} to {place.name}"
+    if skipped:
+        step += f" ({counted(len(skipped), 'word')} skipped: already there)"
+    return Outcome(
+        step=step,
+        data={
+            "folder": resolve.folder_path(ws, place.id),
+            "added": result.added,
+            "skipped": skipped,
+        },
+        link=folder_link(place),
+    )
+
+
+class UpdateWord(Params):
+    term: str = Field(min_length=1, description=TERM_REF)
+    folder: str = Field("", description=IN_FOLDER)
+    meanings: Meanings | None = Field(None, description="Replaces ALL its meanings.")
+    add_meanings: Meanings | None = Field(None, description="Meanings to add to the existing.")
+    notes: Text | None = Field(None, description="Replaces its notes.")
+    lang: Lang | None = Field(None, description="New language tag.")
+    color: Colour | None = Field(None, description="New colour label; 'none' removes it.")
+
+
+def _patch(ws: Workspace, p: UpdateWord) -> tuple[Word, WordPatch]:
+    word = resolve.word(ws, p.term, p.folder)
+    values: dict[str, Any] = {
+        k: v for k, v in (("notes", p.notes), ("lang", p.lang), ("color", p.color)) if v is not None
+    }
+    if p.meanings is not None or p.add_meanings is not None:
+        base = word.meanings if p.meanings is None else p.meanings
+        known = {m.casefold() for m in base}
+        values["meanings"] = base + [m for m in p.add_meanings or [] if m.casefold() not in known]
+    return word, parse_input(WordPatch, values)
+
+
+def update_word(ws: Workspace, p: UpdateWord) -> Outcome:
+    word, patch = _patch(ws, p)
+    changed = [k for k, v in patch.changes().items() if getattr(word, k) != v]
+    if not changed:
+        return Outcome(step=f'Left "{word.term}" as it was', data={"unchanged": True})
+    updated = ws.store.update_word(word.id, patch)
+    names = [{"color": "colour", "lang": "language"}.get(c, c) for c in changed]
+    return Outcome(
+        step=f'Updated "{updated.term}" ({listed(names)})',
+        data={"updated": word_data(ws, updated)},
+        link=word_link(updated),
+    )
+
+
+def plan_update_word(ws: Workspace, p: UpdateWord) -> Plan | None:
+    """Replacing meanings or notes that already hold text overwrites it."""
+    word, patch = _patch(ws, p)
+    values = patch.changes()
+    lost = [
+        name
+        for name, old, new in (
+            ("meanings", word.meanings, values.get("meanings")),
+            ("notes", word.notes, values.get("notes")),
+        )
+        if old and new is not None and new != old and not _extends(old, new)
+    ]
+    if not lost:
+        return None
+    where = resolve.folder_path(ws, word.folder_id)
+    return Plan(change=f'Replace the {listed(lost)} of "{word.term}" in {where}', overwrites=1)
+
+
+def _extends(old: object, new: object) -> bool:
+    return isinstance(old, list) and isinstance(new, list) and new[: len(old)] == old
+
+
+class GetWord(Params):
+    term: str = Field(min_length=1, description=TERM_REF)
+    folder: str = Field("", description=IN_FOLDER)
+
+
+def get_word(ws: Workspace, p: GetWord) -> Outcome:
+    word = resolve.word(ws, p.term, p.folder)
+    return Outcome(
+        step=f'Looked up "{word.term}"', data={"word": word_data(ws, word)}, link=word_link(word)
+    )
+
+
+class ListWords(Params):
+    folder: str = Field(description=f"The folder. {FOLDER_REF}")
+    offset: int = Field(0, ge=0, description="Skip this many words (for paging).")
+    limit: int = Field(50, ge=1, le=MAX_LISTED, description="At most this many words.")
+
+
+def list_words(ws: Workspace, p: ListWords) -> Outcome:
+    place = resolve.folder(ws, p.folder)
+    words = ws.store.words(place.id, p.offset, p.limit)
+    return Outcome(
+        step=f"Read the words in {place.name}",
+        data={
+            "folder": resolve.folder_path(ws, place.id),
+            "total": ws.store.word_count(place.id),
+            "offset": p.offset,
+            "words": [word_data(ws, w, brief=True) for w in words],
+        },
+        link=folder_link(place),
+    )
+
+
+class SearchWords(Params):
+    query: str = Field(
+        min_length=1, max_length=200, description="Words to find in terms, meanings and notes."
+    )
+    folder: str = Field("", description=f"Search only this folder and its subfolders. {FOLDER_REF}")
+    limit: int = Field(20, ge=1, le=MAX_FOUND, description="At most this many results.")
+
+
+def search_words(ws: Workspace, p: SearchWords) -> Outcome:
+    hits = [h for h in ws.store.search(p.query, limit=200) if h.kind == "word"]
+    if p.folder.strip():
+        prefix = resolve.folder_path(ws, resolve.folder(ws, p.folder).id)
+        hits = [
+            h
+            for h in hits
+            if "/".join(h.path) == prefix or "/".join(h.path).startswith(prefix + "/")
+        ]
+    found = [
+        {"term": h.title, "folder": "/".join(h.path), "match": h.snippet.text}
+        for h in hits[: p.limit]
+    ]
+    return Outcome(
+        step=f'Searched words for "{p.query}"',
+        data={"words": found, "more": max(0, len(hits) - p.limit)},
+    )
+
+
+WORD_TOOLS = (
+    Tool("ADD_WORD", "Add one word with its meanings to a folder.", AddWord, "write", add_word),
+    Tool(
+        "BULK_ADD_WORDS",
+        "Add many words with their meanings to one folder in a single call (preferred for more "
+        "than two words). Words already in the folder are skipped.",
+        BulkAddWords,
+        "write",
+        bulk_add_words,
+    ),
+    Tool(
+        "UPDATE_WORD_METADATA",
+        "Change a word's meanings, notes, language or colour. Prefer add_meanings to keep the "
+        "existing meanings; to rename a word use RENAME_ITEM.",
+        UpdateWord,
+        "destructive",
+        update_word,
+        plan_update_word,
+    ),
+    Tool("GET_WORD", "Read one word: meanings, notes, language.", GetWord, "read", get_word),
+    Tool(
+        "LIST_WORDS",
+        "List the words in a folder (terms and first meanings), a page at a time.",
+        ListWords,
+        "read",
+        list_words,
+    ),
+    Tool(
+        "SEARCH_WORDS",
+        "Search all words (terms, meanings, notes); returns terms with their folder paths.",
+        SearchWords,
+        "read",
+        search_words,
+    ),
+)

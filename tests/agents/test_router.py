@@ -1,0 +1,122 @@
+"""The keyword router: examples people will type, and properties over any text at all."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.agents.router import Agent, route
+
+ARCHITECT_VERBS = ["create", "add", "delete", "move", "rename", "organise", "import", "tag"]
+SCHOLAR_WORDS = ["explain", "define", "etymology", "meaning", "example", "mnemonic", "quiz"]
+ANY_TEXT = st.text(max_size=200)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent", "reason"),
+    [
+        (
+            "Create a folder called Cardiology and add 10 heart terms",
+            "architect",
+            "Architect: 'create', 'folder', 'add'",
+        ),
+        ("Explain the etymology of tachycardia", "scholar", "Scholar: 'explain', 'etymology'"),
+        ("What does 'delete' mean?", "scholar", "Scholar: 'what', 'mean'"),
+        ('Add "explain" to my list', "architect", "Architect: 'add'"),
+        ("Moving these into Biology, please", "architect", "Architect: 'move'"),
+        ("ＣＲＥＡＴＥ a FOLDER!!!", "architect", "Architect: 'create', 'folder'"),
+        (
+            "Organisé… ÉXPLAIN?",
+            "scholar",
+            "Scholar: ambiguous ('organise' vs 'explain'), so answering without changing anything",
+        ),
+        ("", "scholar", "Scholar: no action words, so answering without changing anything"),
+        (
+            "mitochondria",
+            "scholar",
+            "Scholar: no action words, so answering without changing anything",
+        ),
+        ("Give me examples for aorta", "scholar", "Scholar: 'example'"),
+        ("Move the words which are about the heart", "architect", "Architect: 'move'"),
+        ("What's his address?", "scholar", "Scholar: 'what'"),
+    ],
+)
+def test_examples(text: str, agent: Agent, reason: str) -> None:
+    result = route(text)
+    assert (result.agent, result.reason) == (agent, reason)
+
+
+def test_an_override_says_it_was_the_users_choice() -> None:
+    assert route("explain aorta", "architect").reason == "Architect: chosen by you"
+    assert route("delete everything", "scholar").agent == "scholar"
+
+
+@given(ANY_TEXT, st.sampled_from(["architect", "scholar"]))
+def test_override_always_wins(text: str, override: Agent) -> None:
+    assert route(text, override).agent == override
+
+
+@given(ANY_TEXT)
+def test_total_and_deterministic(text: str) -> None:
+    first = route(text)
+    assert first == route(text)
+    assert first.agent in ("architect", "scholar")
+    assert first.reason.startswith(first.agent.capitalize() + ": ")
+
+
+@given(ANY_TEXT, st.sampled_from(SCHOLAR_WORDS), st.booleans())
+def test_adding_a_scholar_word_never_turns_scholar_into_architect(
+    text: str, word: str, before: bool
+) -> None:
+    if route(text).agent == "scholar":
+        longer = f"{word} {text}" if before else f"{text} {word}"
+        assert route(longer).agent == "scholar"
+
+
+@given(ANY_TEXT, st.sampled_from(ARCHITECT_VERBS), st.booleans())
+def test_adding_a_write_verb_never_turns_architect_into_scholar(
+    text: str, word: str, before: bool
+) -> None:
+    if route(text).agent == "architect":
+        longer = f"{word} {text}" if before else f"{text} {word}"
+        assert route(longer).agent == "architect"
+
+
+@given(st.data(), st.integers(1, 4))
+def test_ties_go_to_the_scholar(data: st.DataObject, count: int) -> None:
+    verbs = data.draw(st.lists(st.sampled_from(ARCHITECT_VERBS), min_size=count, max_size=count))
+    words = data.draw(st.lists(st.sampled_from(SCHOLAR_WORDS), min_size=count, max_size=count))
+    text = " ".join(data.draw(st.permutations(verbs + words)))
+    result = route(text)
+    assert result.scores["architect"] == result.scores["scholar"]
+    assert result.agent == "scholar"
+
+
+@given(st.text(alphabet="0123456789 .,;:!?-_()[]{}@#%&*+=/\\|~^`<>\n\t", max_size=100))
+def test_no_keywords_means_scholar(text: str) -> None:
+    assert route(text).agent == "scholar"
+    assert route(text).scores == {"architect": 0, "scholar": 0}
+
+
+def _disguise(word: str, data: st.DataObject) -> str:
+    """The same word as people and keyboards type it: mixed case, accents, full width."""
+    letters = []
+    for letter in word:
+        typed = letter.upper() if data.draw(st.booleans()) else letter
+        if data.draw(st.booleans()):
+            typed = chr(ord(typed) + 0xFEE0)  # the full-width form
+        if data.draw(st.booleans()):
+            typed += "\u0301"  # a combining acute accent
+        letters.append(typed)
+    return "".join(letters)
+
+
+@given(st.data(), st.sampled_from(ARCHITECT_VERBS + SCHOLAR_WORDS))
+def test_casing_accents_width_and_punctuation_do_not_change_the_choice(
+    data: st.DataObject, word: str
+) -> None:
+    punctuation = data.draw(st.sampled_from(["", "!", "?", "…", ",", "¿", "("]))
+    disguised = f"{punctuation}{_disguise(word, data)}{punctuation}"
+    assert route(disguised).agent == route(word).agent
+    assert route(disguised).scores == route(word).scores
