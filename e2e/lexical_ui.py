@@ -139,3 +139,61 @@ def search_box(page: Page) -> Locator:
 
 def search_results(page: Page) -> Locator:
     return page.get_by_role("listbox", name="Search results")
+
+
+# --- the assistant panel and AI settings ---------------------------------------------------
+
+
+def assistant(page: Page) -> Locator:
+    return page.get_by_role("complementary", name="Assistant")
+
+
+def open_assistant(page: Page) -> Locator:
+    """Open the panel with its header button (the `A` shortcut does the same)."""
+    panel = assistant(page)
+    if not panel.is_visible():
+        page.get_by_role("button", name="Assistant", exact=True).click()
+    expect(panel).to_be_visible()
+    return panel
+
+
+def configure_ai(
+    page: Page,
+    *,
+    provider: str,
+    base_url: str,
+    key: str,
+    model: str = "",
+    test: str | None = "It works",
+) -> None:
+    """Fill in the AI settings dialog as a user would; `test` is what Test key must say."""
+    page.get_by_role("button", name="AI settings").first.click()
+    box = dialog(page)
+    expect(box.get_by_role("heading", name="AI settings")).to_be_visible()
+    box.get_by_label("Provider").select_option(label=provider)
+    if not box.get_by_label("Base URL").is_visible():
+        box.get_by_text("Address (advanced)").click()
+    box.get_by_label("Base URL").fill(base_url)
+    box.get_by_label("API key").fill(key)
+    if model:
+        box.get_by_label("Model").fill(model)
+    if test is not None:
+        box.get_by_role("button", name="Test key").click()
+        expect(box.locator("#ai-check")).to_contain_text(test)
+        if model and box.get_by_role("combobox", name="Model").count():
+            box.get_by_label("Model").select_option(model)
+    box.get_by_role("button", name="Save").click()
+    expect(box).to_be_hidden()
+
+
+def ask_assistant(page: Page, text: str) -> Locator:
+    """Type a request and press Enter; returns the panel."""
+    panel = open_assistant(page)
+    box = panel.get_by_role("textbox", name="Ask the assistant")
+    box.fill(text)
+    box.press("Enter")
+    return panel
+
+
+def last_answer(page: Page) -> Locator:
+    return assistant(page).locator(".ai-turn").last

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -57,6 +58,8 @@ class Page:
         self._input_task: asyncio.Task[None] | None = None
         self._drag: str | None = None
         self._proxies: list[Any] = []
+        # Actions owned by other browser parts (the assistant), run instead of the controller.
+        self.commands: dict[str, Callable[[], None]] = {}
         self.search = SearchBox(controller)
         self.shortcuts = Shortcuts(self)
 
@@ -95,6 +98,9 @@ class Page:
     ) -> None:
         if action == "toggle-theme":
             self.toggle_theme()
+            return
+        if action in self.commands:
+            self.commands[action]()
             return
         self.apply(self.controller.dispatch(action, item_id, data))
 
@@ -144,7 +150,7 @@ class Page:
             ("redo", store.redo_label, store.can_redo),
         ):
             button = by_id(button_id)
-            button.disabled = not enabled or bool(self.controller.read_only)
+            button.disabled = not enabled or bool(self.controller.read_only) or store.busy
             verb = "Undo" if button_id == "undo" else "Redo"
             button.title = f"{verb}: {label}" if label else f"Nothing to {verb.lower()}"
             button.setAttribute("aria-label", f"{verb} {label}" if label else verb)

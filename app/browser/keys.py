@@ -45,6 +45,7 @@ class Shortcuts:
             "/": page.search.focus,
             "?": lambda: page.run("help"),
             "t": page.toggle_theme,
+            "a": lambda: page.run("open-assistant"),
             "f": lambda: page.run("new-folder", folder_id),
         }
         if folder_id is not None:

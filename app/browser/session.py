@@ -13,6 +13,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from app.browser.app import Page
+from app.browser.assistant import Assistant
 from app.browser.idb import IndexedDbBackend
 from app.browser.tabs import EditChannel, WriterLock
 from app.saving import SaveQueue, SaveStatus
@@ -38,6 +39,7 @@ class Session:
         self.queue = SaveQueue(self._persist, self.page.show_status)
         self._followed = durability.seq
         self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
+        self.assistant: Assistant | None = None
 
     async def _persist(self, changeset: Changeset) -> None:
         self.channel.send(*await self.durability.persist(changeset))
@@ -96,6 +98,8 @@ async def start(stage: Any) -> Session:
     session = Session(backend, durability, lock)
     stage(4)
     session.page.start()
+    session.assistant = Assistant(session.page)
+    session.assistant.start()
     if is_writer:
         session.become_writer()
     else:

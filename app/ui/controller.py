@@ -48,6 +48,10 @@ WRITE_ACTIONS = frozenset(
         *("save-note", "delete-note", "undo", "redo"),
     }
 )
+ASSISTANT_BUSY = (
+    "The assistant is changing your collection right now; wait until it finishes, or press "
+    "Stop in the assistant panel."
+)
 
 
 @dataclass
@@ -132,6 +136,8 @@ class Controller:
             return Update()
         if self.read_only and action in WRITE_ACTIONS:
             return Update(error=self.read_only, close_dialog=True)
+        if self.store.busy and action in WRITE_ACTIONS:  # an edit now would join the agent's turn
+            return Update(error=ASSISTANT_BUSY)
         try:
             return handler(int(item_id) if item_id and item_id.isdigit() else None, data or {})
         except ValidationError as exc:

@@ -22,6 +22,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Z", "Undo"),
     ("Ctrl+Shift+Z or Ctrl+Y", "Redo"),
     ("Alt+↑", "Go to the parent folder"),
+    ("A", "Open the assistant (Enter sends, Shift+Enter is a new line)"),
     ("T", "Switch light / dark theme"),
     ("↑ ↓ Enter", "Move through and open search results"),
     ("Esc", "Close a dialog, the search results or a form"),
