@@ -194,3 +194,142 @@ def test_the_key_goes_only_to_the_provider_in_a_header(app: Page, mock: str) -> 
     assert any(e["headers"].get("authorization") == "[REDACTED]" for e in entries)
     stored = app.evaluate("JSON.stringify(localStorage)")
     assert KEY not in stored  # "Remember the key" was left unticked: memory only
+
+
+def test_a_scholar_answer_streams_over_gemini_and_is_saved_to_notes(app: Page, mock: str) -> None:
+    create_folder(app, "Anatomy")
+    gemini_settings(app, mock)
+    panel = open_assistant(app)
+    panel.get_by_role("radio", name="Scholar").check()
+    ask_assistant(app, "Tell me the etymology of aorta")
+    answer = last_answer(app)
+    expect(answer.locator("strong", has_text="Aorta")).to_be_visible()  # Markdown, rendered
+    expect(answer.get_by_role("listitem").filter(has_text="Mnemonic")).to_be_visible()
+    screenshot(app, "assistant-scholar-light")
+    answer.get_by_role("button", name="Save to notes").click()
+    expect(
+        app.get_by_role("heading", level=3, name=re.compile("Tell me the etymology of aorta"))
+    ).to_be_visible()
+    gemini = [e for e in journal(mock) if "/v1beta/" in e["path"]]
+    assert any(e["path"].endswith(":streamGenerateContent?alt=sse") for e in gemini)
+    for entry in gemini:
+        assert KEY not in json.dumps(entry) and "key=" not in entry["path"]
+        assert entry["headers"]["x-goog-api-key"] == "[REDACTED]"
+    app.get_by_role("button", name=re.compile("^Undo Add note")).click()
+    expect(app.get_by_role("heading", level=3, name=re.compile("etymology"))).to_have_count(0)
+
+
+def _folder_with_a_word(page: Page, name: str) -> None:
+    create_folder(page, name)
+    add_word(page, f"{name.lower()}-word", ["kept for the test"])
+
+
+def test_a_destructive_request_waits_for_confirm_and_cancel_changes_nothing(
+    app: Page, mock: str
+) -> None:
+    _folder_with_a_word(app, "Old")
+    app.get_by_role("link", name="Home").first.click()
+    _folder_with_a_word(app, "Keep")
+    openai_settings(app, mock)
+    ask_assistant(app, "Delete the folder Old")
+    box = dialog(app)
+    expect(
+        box.get_by_role("heading", name="The Architect wants to make this change:")
+    ).to_be_visible()
+    expect(box.get_by_role("list", name="What will change")).to_contain_text("Old")
+    screenshot(app, "assistant-confirm-light")
+    assert not violations(app, "confirmation dialog")
+    box.get_by_role("button", name="Confirm").click()
+    expect(tree_link(app, "Old")).to_have_count(0)
+    expect(last_answer(app)).to_contain_text("Done.")
+
+    assistant(app).get_by_role("button", name="New conversation").click()
+    ask_assistant(app, "Delete the folder Keep")
+    expect(box.get_by_role("list", name="What will change")).to_contain_text("Keep")
+    box.get_by_role("button", name="Cancel").click()
+    expect(box).to_be_hidden()
+    expect(last_answer(app)).to_contain_text("Done.")
+    expect(tree_link(app, "Keep")).to_be_visible()
+    expect(
+        app.get_by_role("button", name=re.compile("^Undo Architect: Delete the folder Old"))
+    ).to_be_visible()
+
+
+def compatible_settings(page: Page, mock: str, key: str = KEY, test: str = "It works") -> None:
+    configure_ai(
+        page,
+        provider="OpenAI-compatible (Ollama, LM Studio, Groq…)",
+        base_url=f"{mock}/v1",
+        key=key,
+        model=MODEL,
+        test=test,
+    )
+
+
+SEEN = """() => {
+  const panel = document.getElementById("assistant");
+  window.lexicalSeen = [];
+  new MutationObserver(() => {
+    if (!window.lexicalSeen.includes(panel.textContent)) window.lexicalSeen.push(panel.textContent);
+  }).observe(panel, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def test_a_rate_limit_counts_down_then_the_answer_comes(app: Page, mock: str) -> None:
+    compatible_settings(app, mock)
+    open_assistant(app)
+    app.evaluate(SEEN)
+    ask_assistant(app, "Please explain busy")
+    expect(last_answer(app)).to_contain_text("Back again.")
+    seen = app.evaluate("window.lexicalSeen.join('\\n')")
+    assert re.search(r"Retrying in \d+ s…", seen)
+
+
+def test_a_server_error_is_said_plainly_with_retry(app: Page, mock: str) -> None:
+    compatible_settings(app, mock)
+    ask_assistant(app, "Please explain broken")
+    answer = last_answer(app)
+    expect(answer.get_by_role("alert")).to_contain_text("had a problem on its side (error 500)")
+    expect(answer.get_by_role("button", name="Retry")).to_be_visible()
+    screenshot(app, "assistant-error-light")
+    assert not violations(app, "assistant error")
+
+
+def test_a_cut_stream_keeps_the_partial_answer_and_offers_retry(app: Page, mock: str) -> None:
+    compatible_settings(app, mock)
+    ask_assistant(app, "Please explain a story")
+    answer = last_answer(app)
+    expect(answer.get_by_role("alert")).to_contain_text("stopped mid-way")
+    expect(answer).to_contain_text("Once upo")  # the chunks that arrived before the cut
+    expect(answer.get_by_role("button", name="Retry")).to_be_visible()
+
+
+def test_a_bad_key_is_a_plain_sentence(app: Page, mock: str) -> None:
+    compatible_settings(app, mock, key="wrong-key-000", test="did not accept the API key")
+    ask_assistant(app, "Please explain busy")
+    expect(last_answer(app).get_by_role("alert")).to_contain_text(
+        "did not accept the API key. Paste the key again in Settings"
+    )
+    assert "wrong-key-000" not in assistant(app).inner_text()
+
+
+def test_settings_dialog_in_both_themes_and_the_key_is_never_shown(app: Page, mock: str) -> None:
+    openai_settings(app, mock)
+    app.get_by_role("button", name="AI settings").first.click()
+    box = dialog(app)
+    expect(box.get_by_label("API key")).to_have_value("")
+    expect(box.get_by_text("A key is saved (hidden)")).to_be_visible()
+    assert KEY not in app.content()
+    screenshot(app, "assistant-settings-light")
+    assert not violations(app, "AI settings")
+    box.get_by_role("button", name="Cancel").click()
+    app.locator("#main").focus()
+    app.keyboard.press("t")
+    app.get_by_role("button", name="AI settings").first.click()
+    screenshot(app, "assistant-settings-dark")
+    assert not violations(app, "AI settings dark")
+    box.get_by_role("button", name="Cancel").click()
+    ask_assistant(app, CARDIOLOGY)
+    expect(last_answer(app)).to_contain_text("Created Cardiology")
+    screenshot(app, "assistant-architect-dark")
+    assert not violations(app, "assistant panel dark")
