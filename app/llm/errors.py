@@ -36,6 +36,8 @@ class ProviderError(Exception):
         retry_after_s: float | None = None,
         partial: str = "",
     ) -> None:
+        # Sentences often open with a provider label such as "the server at localhost:11434".
+        message = message[:1].upper() + message[1:]
         super().__init__(message)
         self.kind: ErrorKind = kind
         self.message = message

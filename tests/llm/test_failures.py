@@ -51,3 +51,10 @@ def test_retry_after_in_seconds_or_as_a_date() -> None:
     assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412490.0) == 0.0
     assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
     assert fail(429, b"", {"Retry-After": "3"}).retry_after_s == 3.0
+
+
+def test_a_sentence_naming_a_local_server_starts_with_a_capital() -> None:
+    label = "the server at localhost:11434"
+    error = from_http(500, {}, b"", label=label, model="llama3.2")
+    assert error.message.startswith("The server at localhost:11434 had a problem")
+    assert str(error) == error.message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.store import Store
 from app.store.results import TreeRow
-from app.ui.controller import Controller
+from app.ui.controller import ASSISTANT_BUSY, Controller
 from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
 
@@ -199,3 +199,15 @@ def test_search_option_names_keep_title_and_kind_apart() -> None:
     fid = folder(ui)
     ui.dispatch("save-word", None, {"folder": str(fid), "term": "mitosis"})
     assert text_content(ui.search("mito")[0]).startswith("mitosis, word")
+
+
+def test_edits_and_undo_wait_while_an_agent_turn_is_open() -> None:
+    ui = make()
+    ui.dispatch("save-folder", None, {"name": "Biology", "emoji": "", "color": "none"})
+    with ui.store.group("Architect: make things"):
+        for action in ("undo", "new-folder", "save-folder"):
+            update = ui.dispatch(action, None, {"name": "Chemistry"})
+            assert update.error == ASSISTANT_BUSY
+        assert ui.dispatch("help").dialog is not None  # reading is fine
+    assert [r.folder.name for r in ui.store.folder_tree()] == ["Biology"]
+    assert ui.dispatch("undo").error is None

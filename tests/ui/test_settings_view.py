@@ -1,0 +1,104 @@
+"""The AI settings form: fields to settings, the key never rendered, provider switching."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import SecretStr
+
+from app.domain import InvalidInput
+from app.llm.settings import DEFAULT_BASE_URLS, ProviderSettings
+from app.ui.nodes import El, find_all, text_content, walk
+from app.ui.settings_view import SettingsForm, model_field, settings_dialog, settings_from_fields
+
+SAVED = "sk-saved-0123456789"
+
+
+def fields(**changes: str) -> dict[str, str]:
+    base = {
+        "provider": "openai",
+        "base_url": DEFAULT_BASE_URLS["openai"],
+        "model": "gpt-4.1-mini",
+        "api_key": "",
+        "daily_request_cap": "200",
+        "max_output_tokens": "4096",
+    }
+    return {**base, **changes}
+
+
+def test_an_empty_key_field_keeps_the_saved_key_and_a_typed_one_replaces_it() -> None:
+    assert settings_from_fields(fields(), SAVED).api_key.get_secret_value() == SAVED
+    typed = settings_from_fields(fields(api_key="  sk-new  "), SAVED)
+    assert typed.api_key.get_secret_value() == "sk-new"
+
+
+def test_the_providers_own_address_is_stored_empty_so_it_follows_the_provider() -> None:
+    assert settings_from_fields(fields(), SAVED).base_url == ""
+    custom = settings_from_fields(fields(base_url="https://gateway.example/v1/"), SAVED)
+    assert custom.base_url == "https://gateway.example/v1"
+
+
+def test_remember_is_the_checkbox_and_caps_are_numbers() -> None:
+    settings = settings_from_fields(
+        fields(remember_key="on", daily_request_cap="1,000", max_output_tokens="512"), SAVED
+    )
+    assert settings.remember_key and settings.daily_request_cap == 1000
+    assert settings.max_output_tokens == 512
+    assert not settings_from_fields(fields(), SAVED).remember_key
+
+
+@pytest.mark.parametrize(
+    ("changes", "says"),
+    [
+        ({"base_url": "http://api.example.com/v1"}, "Use https"),
+        ({"daily_request_cap": "0"}, "Daily request cap"),
+        ({"daily_request_cap": "lots"}, "Daily request cap"),
+        ({"max_output_tokens": "10"}, "Max output tokens"),
+        ({"provider": "openai_compatible", "model": "", "base_url": ""}, "model name"),
+        ({"model": "gpt 4<script>"}, "Model"),
+    ],
+)
+def test_bad_fields_are_one_clear_sentence(changes: dict[str, str], says: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        settings_from_fields(fields(**changes), SAVED)
+    assert says in caught.value.message
+
+
+def test_the_dialog_never_contains_the_key() -> None:
+    settings = ProviderSettings(provider="openai", api_key=SecretStr(SAVED))
+    dialog = settings_dialog(SettingsForm.of(settings, has_key=True))
+    everything = [text_content(dialog)] + [
+        value for node in walk(dialog) if isinstance(node, El) for value in node.attrs.values()
+    ]
+    assert not any(SAVED in part for part in everything)
+    (key,) = find_all(dialog, lambda el: el.attrs.get("name") == "api_key")
+    assert key.attrs["type"] == "password" and key.attrs["value"] == ""
+    assert "A key is saved (hidden)" in text_content(dialog)
+
+
+def test_the_remember_choice_says_where_the_key_is_kept() -> None:
+    dialog = settings_dialog(SettingsForm())
+    assert "only in this tab's memory" in text_content(dialog)
+    (box,) = find_all(dialog, lambda el: el.attrs.get("name") == "remember_key")
+    assert "checked" not in box.attrs
+
+
+def test_switching_provider_brings_its_address_and_model_and_drops_the_list() -> None:
+    form = SettingsForm(provider="openai", models=("a", "b"), check="It works")
+    switched = form.switched_to("gemini")
+    assert switched.base_url == DEFAULT_BASE_URLS["gemini"]
+    assert switched.model == "gemini-2.5-flash" and switched.models == () and not switched.check
+
+
+def test_the_model_is_a_list_once_the_provider_named_its_models() -> None:
+    free = model_field(SettingsForm(model="llama3.2"))
+    assert find_all(free, lambda el: el.tag == "input")
+    listed = model_field(SettingsForm(model="custom", models=("a", "b")))
+    options = [text_content(o) for o in find_all(listed, lambda el: el.tag == "option")]
+    assert listed.tag == "select" and options == ["custom", "a", "b"]
+
+
+def test_a_compatible_server_shows_its_address_openly() -> None:
+    compatible = settings_dialog(SettingsForm(provider="openai_compatible"))
+    hosted = settings_dialog(SettingsForm(provider="openai"))
+    assert not find_all(compatible, lambda el: el.tag == "details")
+    assert "Address (advanced)" in text_content(hosted)
