@@ -32,7 +32,8 @@ $(DEPS): requirements-dev.txt
 vendor:
 	$(PYTHON) scripts/vendor.py
 
-build:
+# The app's zip, the manifest icons and the service worker's precache list (from the runtime files).
+build: vendor
 	$(PYTHON) scripts/build.py
 
 # Playwright drives Debian's Chromium (its own browser download cannot work offline).
