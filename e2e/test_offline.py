@@ -63,6 +63,17 @@ def update_banner(page: Page) -> Locator:
     return page.get_by_role("status").filter(has_text="A new version of Lexical is ready")
 
 
+def installability_problems(context: BrowserContext, page: Page) -> list[str]:
+    """What Chromium says stops it from offering to install the app (test profiles are
+    incognito-like, which is not the app's doing), and any problem with the manifest."""
+    devtools = context.new_cdp_session(page)
+    found = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    manifest = devtools.send("Page.getAppManifest")
+    devtools.detach()
+    problems = [e["errorId"] for e in found if e["errorId"] != "in-incognito"]
+    return problems + [e["message"] for e in manifest["errors"]]
+
+
 def test_starts_and_works_offline_after_one_visit(
     context: BrowserContext, base_url: str, guard: Guard
 ) -> None:
@@ -90,6 +101,7 @@ def test_starts_and_works_offline_after_one_visit(
     add_word(page, "billete", ["ticket"])
     wait_saved(page)
     page.wait_for_function(CONTROLLED, timeout=WORKER_TIMEOUT_MS)
+    assert installability_problems(context, page) == []
     # The worker fetched the precache through the context's routes, so the Guard saw it.
     assert "static/vendor/pyodide/pyodide.asm.wasm" in from_worker
     # Whatever the worker fetched from another origin would be stopped and reported too.
