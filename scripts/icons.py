@@ -50,11 +50,12 @@ class Icon:
 
 
 def parse_colour(value: str) -> Colour:
-    named = {"#fff": "#ffffff", "#000": "#000000", "white": "#ffffff", "black": "#000000"}
-    value = named.get(value.strip().lower(), value.strip().lower())
-    if not re.fullmatch(r"#[0-9a-f]{6}", value):
-        raise IconError(f"unsupported fill {value!r}: use #rrggbb")
-    return int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16)
+    if not re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}", value.strip()):
+        raise IconError(f"unsupported fill {value!r}: use #rgb or #rrggbb")
+    digits = value.strip()[1:]
+    pairs = [c * 2 for c in digits] if len(digits) == 3 else [digits[i : i + 2] for i in (0, 2, 4)]
+    red, green, blue = (int(pair, 16) for pair in pairs)
+    return red, green, blue
 
 
 def arc_points(start: Point, end: Point, radii: Point, large: bool, sweep: bool) -> list[Point]:
