@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, Request, Route, expect
 
-from e2e.conftest import READY, ROOT, Guard, open_app, screenshot
+from e2e.conftest import BOOT_TIMEOUT_MS, READY, ROOT, Guard, open_app, screenshot
 from e2e.lexical_ui import (
     add_word,
     create_folder,
@@ -105,7 +105,7 @@ def test_starts_and_works_offline_after_one_visit(
     # The worker fetched the precache through the context's routes, so the Guard saw it.
     assert "static/vendor/pyodide/pyodide.asm.wasm" in from_worker
     # Whatever the worker fetched from another origin would be stopped and reported too.
-    [worker] = context.service_workers
+    [worker] = context.service_workers or [context.wait_for_event("serviceworker")]
     worker.evaluate("fetch('https://provider.example/v1/models').catch(() => null)")
     assert guard.outside == ["https://provider.example/v1/models"]
     guard.outside.clear()
@@ -114,7 +114,7 @@ def test_starts_and_works_offline_after_one_visit(
     context.set_offline(True)
     expect(offline_indicator(page)).to_be_visible()
     page.reload()
-    page.wait_for_function(READY)
+    page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
     expect(heading(page, "🧳 Travel")).to_be_visible()
     expect(word_item(page, "billete")).to_be_visible()
     expect(offline_indicator(page)).to_be_visible()
@@ -125,7 +125,7 @@ def test_starts_and_works_offline_after_one_visit(
     add_word(page, "pasaporte", ["passport"])
     wait_saved(page)
     page.reload()
-    page.wait_for_function(READY)
+    page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
     expect(word_item(page, "pasaporte")).to_be_visible()
     expect(word_item(page, "billete")).to_be_visible()
     expect(tree_link(page, "🧳 Travel")).to_have_accessible_name("🧳 Travel, 2 words")
@@ -211,8 +211,8 @@ class TestANewVersion:
         loads: list[str] = []
         app.on("load", lambda page: loads.append(page.url))
         app.evaluate("window.releaseDisk()")
-        expect(app).to_have_title("Lexical 2")
-        app.wait_for_function(READY)
+        expect(app).to_have_title("Lexical 2", timeout=WORKER_TIMEOUT_MS)
+        app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
         assert len(loads) == 1
         [new_cache] = app.evaluate(CACHES)
         assert new_cache != old_cache
