@@ -40,7 +40,8 @@ $(NODE_DEPS): package.json package-lock.json
 vendor:
 	$(PYTHON) scripts/vendor.py
 
-build:
+# The app's zip, the manifest icons and the service worker's precache list (from the runtime files).
+build: vendor
 	$(PYTHON) scripts/build.py
 
 # Playwright drives Debian's Chromium (its own browser download cannot work offline).

@@ -141,6 +141,14 @@ def search_results(page: Page) -> Locator:
     return page.get_by_role("listbox", name="Search results")
 
 
+def set_theme(page: Page, theme: str) -> None:
+    """Switch to the "light" or "dark" theme with the top bar's button, if not already there."""
+    html = page.locator("html")
+    if html.get_attribute("data-theme") != theme:
+        page.get_by_role("button", name=f"Switch to {theme} theme").click()
+    expect(html).to_have_attribute("data-theme", theme)
+
+
 # --- the assistant panel and AI settings ---------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from e2e.lexical_ui import (
     heading,
     search_box,
     search_results,
+    set_theme,
     toast,
     tree_link,
     wait_saved,
@@ -49,13 +50,6 @@ def _build_collection(page: Page) -> None:
     wait_saved(page)
 
 
-def _set_theme(page: Page, theme: str) -> None:
-    html = page.locator("html")
-    if html.get_attribute("data-theme") != theme:
-        page.get_by_role("button", name=f"Switch to {theme} theme").click()
-    expect(html).to_have_attribute("data-theme", theme)
-
-
 def test_screens_in_light_and_dark(app: Page) -> None:
     _build_collection(app)
     problems: list[str] = []
@@ -67,7 +61,7 @@ def test_screens_in_light_and_dark(app: Page) -> None:
     # Let the last "Added …" toast time out so it does not sit on every screenshot.
     expect(toast(app)).to_be_hidden(timeout=10_000)
     for theme in ("light", "dark"):
-        _set_theme(app, theme)
+        set_theme(app, theme)
 
         app.get_by_role("link", name="Lexical home").click()
         expect(heading(app, "Your collection")).to_be_visible()

@@ -15,6 +15,7 @@ import js  # type: ignore[import-not-found]
 from app.browser.app import Page
 from app.browser.assistant import Assistant
 from app.browser.idb import IndexedDbBackend
+from app.browser.network import NetworkStatus
 from app.browser.tabs import EditChannel, WriterLock
 from app.saving import SaveQueue, SaveStatus
 from app.store.changes import Changeset
@@ -34,6 +35,7 @@ class Session:
         self.durability = durability
         self.controller = Controller(durability.store)
         self.page = Page(self.controller)
+        self.network = NetworkStatus(self.page.listen)
         self.lock = lock
         self.channel = EditChannel(self._on_broadcast)
         self.queue = SaveQueue(self._persist, self.page.show_status)

@@ -1,0 +1,221 @@
+"""Offline use: after one visit Lexical starts and works with the network off, and a newly
+deployed version is offered with a Reload that waits for every edit to be saved.
+
+The service worker's own requests (precaching) go through the browser context like the page's,
+so the conftest Guard's route sees them too; requests to other origins are never handled by
+the worker and reach the Guard as the page's own requests. Both are checked here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Locator, Page, Request, Route, expect
+
+from e2e.conftest import BOOT_TIMEOUT_MS, READY, ROOT, Guard, open_app, screenshot
+from e2e.lexical_ui import (
+    add_word,
+    create_folder,
+    heading,
+    search_box,
+    set_theme,
+    tree_link,
+    wait_saved,
+    word_item,
+)
+from scripts.precache import boot_files
+from scripts.serve import Handler
+
+CONTROLLED = "navigator.serviceWorker.controller !== null"
+CACHES = "caches.keys()"
+WORKER_TIMEOUT_MS = 60_000
+
+# Keep a write transaction open on the operation log, as a slow disk would: the app's next
+# save waits behind it (the status stays "Saving…") until window.releaseDisk() is called.
+HOLD_THE_DISK = """() => new Promise((held) => {
+  const open = indexedDB.open("lexical");
+  open.onsuccess = () => {
+    const db = open.result;
+    const store = db.transaction("ops", "readwrite").objectStore("ops");
+    let holding = true;
+    window.releaseDisk = () => { holding = false; };
+    const spin = () => { if (holding) store.count().onsuccess = spin; };
+    spin();
+    held();
+  };
+})"""
+
+
+def offline_indicator(page: Page) -> Locator:
+    return page.get_by_role("status").filter(has_text=re.compile("^Offline$"))
+
+
+def update_banner(page: Page) -> Locator:
+    return page.get_by_role("status").filter(has_text="A new version of Lexical is ready")
+
+
+def installability_problems(context: BrowserContext, page: Page) -> list[str]:
+    """What Chromium says stops it from offering to install the app (test profiles are
+    incognito-like, which is not the app's doing), and any problem with the manifest."""
+    devtools = context.new_cdp_session(page)
+    found = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    manifest = devtools.send("Page.getAppManifest")
+    devtools.detach()
+    problems = [e["errorId"] for e in found if e["errorId"] != "in-incognito"]
+    return problems + [e["message"] for e in manifest["errors"]]
+
+
+def test_starts_and_works_offline_after_one_visit(
+    context: BrowserContext, base_url: str, guard: Guard
+) -> None:
+    booted: set[str] = set()
+    from_worker: list[str] = []
+
+    def seen(request: Request) -> None:
+        path = request.url.removeprefix(base_url + "/")
+        if request.service_worker is not None:
+            from_worker.append(path)
+        elif request.url.startswith(base_url + "/") and path:
+            booted.add(path)
+
+    def observe(route: Route) -> None:
+        seen(route.request)
+        route.fallback()  # on to the Guard
+
+    context.route("**/*", observe)
+    page = open_app(context, base_url)
+    # Every file the page asked for while starting is in the generated precache list (the
+    # worker's own script and its import are kept by the browser, not in the cache).
+    assert booted - set(boot_files(ROOT)) - {"sw.js", "static/build/precache.js"} == set()
+
+    create_folder(page, "Travel", emoji="🧳")
+    add_word(page, "billete", ["ticket"])
+    wait_saved(page)
+    page.wait_for_function(CONTROLLED, timeout=WORKER_TIMEOUT_MS)
+    assert installability_problems(context, page) == []
+    # The worker fetched the precache through the context's routes, so the Guard saw it.
+    assert "static/vendor/pyodide/pyodide.asm.wasm" in from_worker
+    # Whatever the worker fetched from another origin would be stopped and reported too.
+    [worker] = context.service_workers or [context.wait_for_event("serviceworker")]
+    worker.evaluate("fetch('https://provider.example/v1/models').catch(() => null)")
+    assert guard.outside == ["https://provider.example/v1/models"]
+    guard.outside.clear()
+    expect(offline_indicator(page)).to_be_hidden()
+
+    context.set_offline(True)
+    expect(offline_indicator(page)).to_be_visible()
+    page.reload()
+    page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
+    expect(heading(page, "🧳 Travel")).to_be_visible()
+    expect(word_item(page, "billete")).to_be_visible()
+    expect(offline_indicator(page)).to_be_visible()
+    screenshot(page, "offline-light")
+    set_theme(page, "dark")
+    screenshot(page, "offline-dark")
+
+    add_word(page, "pasaporte", ["passport"])
+    wait_saved(page)
+    page.reload()
+    page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
+    expect(word_item(page, "pasaporte")).to_be_visible()
+    expect(word_item(page, "billete")).to_be_visible()
+    expect(tree_link(page, "🧳 Travel")).to_have_accessible_name("🧳 Travel, 2 words")
+
+    context.set_offline(False)
+    expect(offline_indicator(page)).to_be_hidden()
+
+
+def _copy_site(target: Path) -> Path:
+    """A deployable copy of the site: its files, the runtime, the worker and the app's sources."""
+    for name in [*boot_files(ROOT), "sw.js", "vendor.lock.json"]:
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / name, target / name)
+    for folder in ("app", "static/vendor"):
+        shutil.copytree(ROOT / folder, target / folder, dirs_exist_ok=True)
+    return target
+
+
+def _build(site: Path) -> None:
+    build = [sys.executable, str(ROOT / "scripts" / "build.py"), "--root", str(site)]
+    subprocess.run(build, check=True)
+
+
+class TestANewVersion:
+    """A copy of the site on its own server, so the test can deploy a new build to it."""
+
+    @pytest.fixture
+    def site(self, tmp_path: Path) -> Path:
+        site = _copy_site(tmp_path / "site")
+        _build(site)
+        return site
+
+    @pytest.fixture
+    def base_url(self, site: Path) -> Iterator[str]:
+        handler = functools.partial(Handler, directory=str(site))
+        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server.quiet = True  # type: ignore[attr-defined]
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_port}"
+        server.shutdown()
+        server.server_close()
+
+    def test_is_offered_and_reloads_once_everything_is_saved(self, app: Page, site: Path) -> None:
+        app.wait_for_function(CONTROLLED, timeout=WORKER_TIMEOUT_MS)
+        [old_cache] = app.evaluate(CACHES)
+        create_folder(app, "Inbox")
+        add_word(app, "serendipity", ["a happy accident"])
+        wait_saved(app)
+
+        # Deploy: the page's title changes, and the build gives the cache a new version.
+        index = site / "index.html"
+        index.write_text(index.read_text().replace("<title>Lexical<", "<title>Lexical 2<"))
+        _build(site)
+        app.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        expect(update_banner(app)).to_be_visible(timeout=WORKER_TIMEOUT_MS)
+        screenshot(app, "update-banner-light")
+        set_theme(app, "dark")
+        screenshot(app, "update-banner-dark")
+        set_theme(app, "light")
+
+        # The message does not block: an edit still goes in, but the disk is slow to take it.
+        app.evaluate(HOLD_THE_DISK)
+        add_word(app, "petrichor", ["the smell of rain"])
+        expect(app.locator("#save-status")).to_have_text("Saving…")
+
+        # The Reload button is reachable with the keyboard: Tab on from the search box.
+        reload = update_banner(app).get_by_role("button", name="Reload")
+        search_box(app).focus()
+        for _ in range(8):
+            app.keyboard.press("Tab")
+            if reload.evaluate("b => b === document.activeElement"):
+                break
+        expect(reload).to_be_focused()
+        app.evaluate("window.oldWorker = navigator.serviceWorker.controller")
+        app.keyboard.press("Enter")
+        expect(reload).to_have_text("Reloading…")
+
+        # While the edit is being written, the page stays and so does the worker serving it.
+        assert app.evaluate("navigator.serviceWorker.controller === window.oldWorker")
+        expect(app.locator("#save-status")).to_have_text("Saving…")
+
+        loads: list[str] = []
+        app.on("load", lambda page: loads.append(page.url))
+        app.evaluate("window.releaseDisk()")
+        expect(app).to_have_title("Lexical 2", timeout=WORKER_TIMEOUT_MS)
+        app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
+        assert len(loads) == 1
+        [new_cache] = app.evaluate(CACHES)
+        assert new_cache != old_cache
+        expect(update_banner(app)).to_be_hidden()
+        expect(word_item(app, "petrichor")).to_be_visible()
+        expect(word_item(app, "serendipity")).to_be_visible()
