@@ -110,6 +110,7 @@ FIXTURES = [
         latency=30,
         truncateAfterChunks=3,
     ),
+    _answer({"userMessage": "explain slowly"}, {"content": STORY}, chunkSize=4, latency=250),
     # Only for the model list: the emulator lists the models its fixtures name.
     _answer({"model": MODEL, "userMessage": "never asked"}, {"content": "-"}),
 ]
@@ -333,3 +334,57 @@ def test_settings_dialog_in_both_themes_and_the_key_is_never_shown(app: Page, mo
     expect(last_answer(app)).to_contain_text("Created Cardiology")
     screenshot(app, "assistant-architect-dark")
     assert not violations(app, "assistant panel dark")
+
+
+def test_stop_keeps_what_arrived_marked_stopped(app: Page, mock: str) -> None:
+    compatible_settings(app, mock)
+    panel = ask_assistant(app, "Please explain slowly")
+    answer = last_answer(app)
+    expect(answer).to_contain_text("Once")
+    panel.get_by_role("button", name="Stop").click()
+    expect(answer.locator("mark", has_text="Stopped")).to_be_visible()
+    expect(answer).to_contain_text("Once")
+    expect(answer.get_by_role("button", name="Retry")).to_be_visible()
+    expect(panel.get_by_role("button", name="Send")).to_be_visible()
+
+
+def test_conversations_are_kept_reopened_and_deleted_from_the_keyboard(
+    app: Page, mock: str
+) -> None:
+    gemini_settings(app, mock)
+    app.locator("#main").focus()
+    app.keyboard.press("a")  # the shortcut opens the panel and puts the cursor in the box
+    panel = assistant(app)
+    box = panel.get_by_role("textbox", name="Ask the assistant")
+    expect(box).to_be_focused()
+    box.type("What is the etymology of aorta?")
+    box.press("Shift+Enter")  # a new line, not a send
+    expect(box).to_have_value("What is the etymology of aorta?\n")
+    box.press("Enter")
+    expect(last_answer(app)).to_contain_text("Mnemonic")
+    panel.get_by_role("button", name="New conversation").click()
+    expect(panel.locator(".ai-turn")).to_have_count(0)
+    panel.get_by_role("button", name="Conversations").click()
+    saved = panel.get_by_role("list", name="Saved conversations")
+    saved.get_by_role("button", name=re.compile("^What is the etymology of aorta")).click()
+    expect(last_answer(app)).to_contain_text("Mnemonic")
+    panel.get_by_role("button", name="Conversations").click()
+    saved.get_by_role("button", name=re.compile("^Delete conversation")).click()
+    expect(panel.get_by_text("No saved conversations yet.")).to_be_visible()
+    expect(panel.locator(".ai-turn")).to_have_count(0)
+    box.press("Escape")
+    expect(panel).to_be_hidden()
+
+
+def test_offline_the_panel_says_so_and_the_rest_keeps_working(
+    app: Page, context: BrowserContext, mock: str
+) -> None:
+    openai_settings(app, mock)
+    panel = open_assistant(app)
+    context.set_offline(True)
+    expect(panel.get_by_text("AI is offline")).to_be_visible()
+    expect(panel.get_by_role("button", name="Send")).to_be_disabled()
+    create_folder(app, "Offline words")
+    context.set_offline(False)
+    expect(panel.get_by_text("AI is offline")).to_have_count(0)
+    expect(panel.get_by_role("button", name="Send")).to_be_enabled()
