@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from e2e.accessibility import violations
-from e2e.conftest import Guard, open_app, screenshot
+from e2e.conftest import Guard, open_app, reload, screenshot
 from e2e.lexical_ui import (
     add_word,
     ask_assistant,
@@ -388,3 +388,25 @@ def test_offline_the_panel_says_so_and_the_rest_keeps_working(
     context.set_offline(False)
     expect(panel.get_by_text("AI is offline")).to_have_count(0)
     expect(panel.get_by_role("button", name="Send")).to_be_enabled()
+
+
+def test_a_remembered_key_survives_a_reload_and_unticking_forgets_it(app: Page, mock: str) -> None:
+    app.get_by_role("button", name="AI settings").first.click()
+    box = dialog(app)
+    box.get_by_label("Provider").select_option(label="OpenAI")
+    box.get_by_text("Address (advanced)").click()
+    box.get_by_label("Base URL").fill(f"{mock}/v1")
+    box.get_by_label("API key").fill(KEY)
+    box.get_by_label("Remember the key on this device").check()
+    box.get_by_role("button", name="Save").click()
+    reload(app)
+    panel = open_assistant(app)
+    expect(panel.get_by_role("button", name="Send")).to_be_enabled()
+    assert KEY in app.evaluate("JSON.stringify(localStorage)")
+    app.get_by_role("button", name="AI settings").first.click()
+    box.get_by_label("Remember the key on this device").uncheck()
+    box.get_by_role("button", name="Save").click()
+    assert KEY not in app.evaluate("JSON.stringify(localStorage)")
+    reload(app)
+    panel = open_assistant(app)
+    expect(panel.get_by_text("No AI provider is set up yet")).to_be_visible()
