@@ -41,6 +41,11 @@ from app.store.results import (
     WordsMoved,
 )
 from app.store.search import search
+from app.store.transfer import ExportKind, export_bytes
+from app.store.transfer.apply import import_parsed
+from app.store.transfer.model import Mode, ParsedImport, Steps
+from app.store.transfer.plan import PlanSummary, plan_import
+from app.store.transfer.read import existing, raw_workspace
 
 __all__ = ["Change", "Changeset", "Store"]
 
@@ -176,6 +181,22 @@ class Store:
 
     def delete_note(self, note_id: NoteId) -> Note:
         return self._run(lambda now: notes.delete(self._db, note_id))
+
+    # --- import and export (app/store/transfer) ---------------------------------------------
+
+    def export(self, kind: ExportKind) -> bytes:
+        """The whole workspace as a JSON backup, an SQLite database or a CSV word list."""
+        return export_bytes(kind, raw_workspace(self._db), self._clock())
+
+    def preview_import(self, parsed: ParsedImport, mode: Mode) -> Steps[PlanSummary]:
+        """What importing `parsed` with `mode` would change; writes nothing."""
+        current = existing(self._db, contents=mode == "merge")
+        plan = yield from plan_import(parsed, current, mode, self._clock())
+        return plan.summary
+
+    def import_parsed(self, parsed: ParsedImport, mode: Mode) -> PlanSummary:
+        """Apply the import as one undoable step (planned again against the current data)."""
+        return self._run(lambda now: import_parsed(self._db, now, parsed, mode))
 
     @contextmanager
     def group(self, label: str) -> Iterator[None]:
