@@ -110,7 +110,9 @@ def apply(db: Database, changes: Iterable[Change]) -> None:
             for row in rows:
                 _upsert(db, table, row)
         else:
-            insert_rows(db, table, rows, upsert=True)
+            # Ascending ids: FTS5 flushes its pending index whenever a rowid goes backwards,
+            # and an undo replays rows in reverse. A stable sort keeps repeats of one id in order.
+            insert_rows(db, table, sorted(rows, key=lambda row: int(row["id"] or 0)), upsert=True)
 
 
 def _rows(

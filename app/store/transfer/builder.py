@@ -50,6 +50,9 @@ class WorkspaceBuilder:
         assert parent is not None
         return parent
 
+    def _known_folder(self, names: list[str]) -> int | None:
+        return self._paths.get(tuple(n.casefold() for n in names or [self.default_folder]))
+
     def _new_folder(self, name: str, parent: int | None) -> int:
         try:
             name = check_name(name)
@@ -64,10 +67,12 @@ class WorkspaceBuilder:
     def word(self, line: int, folder_names: list[str], fields: dict[str, Any]) -> None:
         """Add a word from `fields` (term, meanings, notes, lang, color) or skip it; its folder
         is made only once the word itself is known to be good."""
+        known = self._known_folder(folder_names)
         try:
-            word = WordItem.model_validate({**fields, "folder_id": 1, "line": line})
-            folder_id = self.folder(folder_names)
-            self.words.append(word.model_copy(update={"folder_id": folder_id}))
+            word = WordItem.model_validate({**fields, "folder_id": known or 1, "line": line})
+            if known is None:
+                word = word.model_copy(update={"folder_id": self.folder(folder_names)})
+            self.words.append(word)
         except RowProblemError as exc:
             self.skip(line, fields.get("term", ""), str(exc))
         except ValidationError as exc:

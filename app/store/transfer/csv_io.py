@@ -48,6 +48,8 @@ def join_path(names: list[str]) -> str:
 def split_path(path: str) -> list[str]:
     """The folder names in `path`; `\\/` is a slash inside a name, `\\\\` a backslash, and
     blank parts (leading, trailing or doubled slashes) are ignored."""
+    if "\\" not in path:
+        return [n.strip() for n in path.split("/") if n.strip()]
     names: list[str] = []
     current: list[str] = []
     chars = iter(path)
