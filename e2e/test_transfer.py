@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from e2e.conftest import Guard, open_app, screenshot
+from e2e.conftest import Guard, guarded_context, open_app, screenshot
 from e2e.lexical_ui import (
     add_note,
     add_word,
@@ -53,9 +53,7 @@ def expand(page: Page, name: str) -> None:
 @pytest.fixture
 def fresh_context(browser: Browser, guard: Guard) -> Iterator[BrowserContext]:
     """A second browser profile (empty storage), under the same guard as the first."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    ctx.route("**/*", guard.route)
-    ctx.on("page", guard.watch)
+    ctx = guarded_context(browser, guard)
     yield ctx
     ctx.close()
 
@@ -131,6 +129,13 @@ def _set_theme(page: Page, theme: str) -> None:
     expect(html).to_have_attribute("data-theme", theme)
 
 
+def screenshots_in_both_themes(page: Page, name: str) -> None:
+    for theme in ("light", "dark"):
+        _set_theme(page, theme)
+        screenshot(page, f"{name}-{theme}")
+    _set_theme(page, "light")
+
+
 def test_a_csv_preview_shows_what_happens_then_imports_and_undoes(
     app: Page, tmp_path: Path
 ) -> None:
@@ -161,10 +166,7 @@ def test_a_csv_preview_shows_what_happens_then_imports_and_undoes(
     expect(form.get_by_role("table", name="First rows")).to_contain_text(
         "holds the DNA; controls the cell"
     )
-    for theme in ("light", "dark"):
-        _set_theme(app, theme)
-        screenshot(app, f"transfer-csv-preview-{theme}")
-    _set_theme(app, "light")
+    screenshots_in_both_themes(app, "transfer-csv-preview")
 
     form.get_by_role("button", name="Import").click()
     expect(dialog(app)).to_be_hidden()
@@ -184,10 +186,7 @@ def test_an_anki_deck_becomes_folders_and_words(app: Page, tmp_path: Path) -> No
     form = choose_file(open_transfer(app), deck)
     expect(form).to_contain_text("Anki deck · 3 folders and 4 words")
     expect(form).to_contain_text("1 media file ignored.")
-    for theme in ("light", "dark"):
-        _set_theme(app, theme)
-        screenshot(app, f"transfer-anki-preview-{theme}")
-    _set_theme(app, "light")
+    screenshots_in_both_themes(app, "transfer-anki-preview")
     form.get_by_role("button", name="Import").click()
     expect(dialog(app)).to_be_hidden()
     expand(app, "Biology")

@@ -31,16 +31,10 @@ def transfer_dialog(accept: str) -> El:
             h("h2", {"id": "dialog-title"}, "Import / Export"),
             action("Close", "close-dialog", None, **{"class": "small-button"}),
         ),
-        h(
-            "section",
-            {"class": "transfer-part", "aria-labelledby": "export-title"},
-            h("h3", {"id": "export-title"}, "Export"),
-            h(
-                "p",
-                {"class": "meta-line"},
-                "Download your whole collection (folders, words and notes) to keep a copy or "
-                "move it elsewhere. Settings and API keys are never included.",
-            ),
+        _part(
+            "Export",
+            "Download your whole collection (folders, words and notes) to keep a copy or "
+            "move it elsewhere. Settings and API keys are never included.",
             h(
                 "div",
                 {"class": "export-buttons"},
@@ -49,17 +43,11 @@ def transfer_dialog(accept: str) -> El:
                 action("Download CSV of words", "export-csv"),
             ),
         ),
-        h(
-            "section",
-            {"class": "transfer-part", "aria-labelledby": "import-title"},
-            h("h3", {"id": "import-title"}, "Import"),
-            h(
-                "p",
-                {"class": "meta-line"},
-                "A JSON backup or SQLite database (merge it in or restore it), a CSV/TSV word "
-                "list, or an Anki deck (.apkg). You see what will change before anything is "
-                "written, and Undo takes it back.",
-            ),
+        _part(
+            "Import",
+            "A JSON backup or SQLite database (merge it in or restore it), a CSV/TSV word "
+            "list, or an Anki deck (.apkg). You see what will change before anything is "
+            "written, and Undo takes it back.",
             h("label", {"for": "transfer-file"}, "Choose a file to import"),
             h(
                 "input",
@@ -72,6 +60,18 @@ def transfer_dialog(accept: str) -> El:
             ),
             h("div", {"id": "transfer-preview", "aria-live": "polite"}),
         ),
+    )
+
+
+def _part(title: str, explanation: str, *body: Node) -> El:
+    """One half of the dialog (Export, Import): a titled section with a line of explanation."""
+    title_id = f"{title.lower()}-title"
+    return h(
+        "section",
+        {"class": "transfer-part", "aria-labelledby": title_id},
+        h("h3", {"id": title_id}, title),
+        h("p", {"class": "meta-line"}, explanation),
+        *body,
     )
 
 

@@ -14,8 +14,7 @@ from app.store.transfer import anki
 from app.store.transfer.html_text import html_to_text
 from tests.anki_decks import make_apkg, newer_format_package, rename_member, sample_deck
 from tests.store.helpers import dump, make_store
-from tests.store.transfer.test_backup import sample_store
-from tests.store.transfer.workspaces import parse, preview
+from tests.store.transfer.workspaces import assert_refused, parse, preview, sample_store
 
 
 def _paths(parsed: object) -> dict[int, str]:
@@ -157,12 +156,7 @@ def _lying_size() -> bytes:
     ],
 )
 def test_bad_packages_are_refused_and_change_nothing(data: bytes, message: str) -> None:
-    store = sample_store()
-    before = dump(store)
-    with pytest.raises(InvalidInput) as caught:
-        parse("deck.apkg", data)
-    assert message in caught.value.message
-    assert dump(store) == before
+    assert_refused("deck.apkg", data, message)
 
 
 def test_a_collection_bigger_than_the_limit_is_not_unpacked(

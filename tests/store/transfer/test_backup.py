@@ -8,25 +8,19 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from app.domain import InvalidInput, NewFolder, NewNote, NewWord
+from app.domain import NewFolder
 from app.store import Store
 from app.store.transfer.model import MAX_DEPTH
 from tests.store.helpers import assert_index_in_sync, dump, make_store
-from tests.store.transfer.workspaces import Spec, build, parse, preview, specs
-
-
-def sample_store() -> Store:
-    store = make_store()
-    bio = store.create_folder(NewFolder(name="Biology", emoji="🧬", color="green"))
-    cells = store.create_folder(NewFolder(name="Cells/Tissues", parent_id=bio.id))
-    store.add_word(
-        NewWord(
-            folder_id=cells.id, term="mitosis", meanings=["cell division"], notes="n", lang="en"
-        )
-    )
-    store.add_word(NewWord(folder_id=bio.id, term="célula", meanings=["cell"], color="red"))
-    store.add_note(NewNote(folder_id=bio.id, title="Tips", body="**learn** the phases"))
-    return store
+from tests.store.transfer.workspaces import (
+    Spec,
+    assert_refused,
+    build,
+    parse,
+    preview,
+    sample_store,
+    specs,
+)
 
 
 def backup(store: Store) -> dict[str, Any]:
@@ -180,9 +174,4 @@ def _folders(*items: dict[str, Any]) -> bytes:
 def test_bad_backups_are_refused_with_a_clear_message_and_change_nothing(
     data: bytes, message: str
 ) -> None:
-    store = sample_store()
-    before = dump(store)
-    with pytest.raises(InvalidInput) as caught:
-        parse("backup.json", data)
-    assert message in caught.value.message
-    assert dump(store) == before
+    assert_refused("backup.json", data, message)

@@ -11,9 +11,15 @@ from app.domain import InvalidInput
 from app.store.db import Database
 from app.store.migrations import SCHEMA_VERSION, migrate
 from app.store.transfer.read import raw_workspace
-from tests.store.helpers import assert_index_in_sync, dump, make_store
-from tests.store.transfer.test_backup import sample_store
-from tests.store.transfer.workspaces import Spec, build, parse, specs
+from tests.store.helpers import assert_index_in_sync, make_store
+from tests.store.transfer.workspaces import (
+    Spec,
+    assert_refused,
+    build,
+    parse,
+    sample_store,
+    specs,
+)
 
 
 def _sqlite(*statements: str, version: int = 0) -> bytes:
@@ -97,12 +103,7 @@ def _newer() -> bytes:
     ],
 )
 def test_files_that_are_not_lexical_databases_are_refused(data: bytes, message: str) -> None:
-    store = sample_store()
-    before = dump(store)
-    with pytest.raises(InvalidInput) as caught:
-        parse("x.sqlite", data)
-    assert message in caught.value.message
-    assert dump(store) == before
+    assert_refused("x.sqlite", data, message)
 
 
 def test_a_database_with_unreadable_rows_is_refused() -> None:

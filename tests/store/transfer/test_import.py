@@ -13,8 +13,7 @@ from app.store.transfer.model import WordItem, run_steps
 from app.store.transfer.plan import merged_word
 from app.store.transfer.read import ExistingWord
 from tests.store.helpers import assert_index_in_sync, dump, make_store
-from tests.store.transfer.test_backup import sample_store
-from tests.store.transfer.workspaces import parse
+from tests.store.transfer.workspaces import parse, sample_store
 
 
 @pytest.mark.parametrize(

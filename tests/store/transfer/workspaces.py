@@ -6,14 +6,23 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import strategies as st
 
-from app.domain import COLOURS, FolderId, LexicalError, NewFolder, NewNote, NewWord
+from app.domain import (
+    COLOURS,
+    FolderId,
+    InvalidInput,
+    LexicalError,
+    NewFolder,
+    NewNote,
+    NewWord,
+)
 from app.store import Store
 from app.store.transfer import read_import
 from app.store.transfer.model import Mode, ParsedImport, run_steps
 from app.store.transfer.plan import PlanSummary
-from tests.store.helpers import make_store
+from tests.store.helpers import dump, make_store
 
 # One line, no control characters; slashes and backslashes test the CSV path escaping.
 LINE = (
@@ -86,9 +95,33 @@ def build(spec: Spec) -> Store:
     return store
 
 
+def sample_store() -> Store:
+    store = make_store()
+    bio = store.create_folder(NewFolder(name="Biology", emoji="🧬", color="green"))
+    cells = store.create_folder(NewFolder(name="Cells/Tissues", parent_id=bio.id))
+    store.add_word(
+        NewWord(
+            folder_id=cells.id, term="mitosis", meanings=["cell division"], notes="n", lang="en"
+        )
+    )
+    store.add_word(NewWord(folder_id=bio.id, term="célula", meanings=["cell"], color="red"))
+    store.add_note(NewNote(folder_id=bio.id, title="Tips", body="**learn** the phases"))
+    return store
+
+
 def parse(name: str, data: bytes) -> ParsedImport:
     return run_steps(read_import(name, data))
 
 
 def preview(store: Store, parsed: ParsedImport, mode: Mode = "merge") -> PlanSummary:
     return run_steps(store.preview_import(parsed, mode))
+
+
+def assert_refused(name: str, data: bytes, message: str) -> None:
+    """Importing `data` fails with `message` in a plain sentence, and the workspace is as before."""
+    store = sample_store()
+    before = dump(store)
+    with pytest.raises(InvalidInput) as caught:
+        parse(name, data)
+    assert message in caught.value.message
+    assert dump(store) == before
