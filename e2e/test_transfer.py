@@ -95,6 +95,7 @@ def test_a_json_backup_restores_the_workspace_in_a_fresh_browser(
     expect(form.get_by_role("radio", name=re.compile("^Merge"))).to_be_checked()
     form.get_by_role("radio", name=re.compile("^Replace")).check()
     expect(form.get_by_role("button", name="Replace my workspace")).to_be_visible()
+    screenshots_in_both_themes(other, "transfer-backup-preview")
     form.get_by_role("button", name="Replace my workspace").click()
     expect(dialog(other)).to_be_hidden()
     expect(toast(other)).to_contain_text("Imported " + backup.name)

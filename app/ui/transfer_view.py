@@ -140,8 +140,7 @@ def _mode_choice(plans: Mapping[Mode, PlanSummary], mode: Mode) -> El:
                         "data-input-action": "transfer-mode",
                     },
                 ),
-                h("strong", None, titles[option]),
-                h("span", None, f": {sentence(plan)}"),
+                h("span", None, h("strong", None, titles[option]), f": {sentence(plan)}"),
             )
             for option, plan in plans.items()
         ),
