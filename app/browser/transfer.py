@@ -70,8 +70,12 @@ class TransferGlue:
             return
         self._show(progress_view(name, Progress("Reading the file", 0, 1)))
         await repaint()
-        buffer = await file.arrayBuffer()
-        steps = actions.preview_file(name, buffer.to_bytes())
+        try:
+            data = (await file.arrayBuffer()).to_bytes()
+        except Exception:  # moved or deleted since it was picked, no permission, no memory
+            self.page.apply(actions.refuse_file(name, "The browser could not read this file."))
+            return
+        steps = actions.preview_file(name, data)
         while True:
             try:
                 step = next(steps)

@@ -78,7 +78,9 @@ class TransferActions:
             for mode in parsed.modes:
                 plans[mode] = yield from self._store().preview_import(parsed, mode)
         except LexicalError as exc:
-            return Update(patch=(PREVIEW, transfer_view.failure_view(name, exc.message)))
+            return self.refuse_file(name, exc.message)
+        except MemoryError:
+            return self.refuse_file(name, "It is too big for the memory this page has.")
         self.pending = PendingImport(parsed, plans)
         mode = parsed.modes[0]
         return Update(
