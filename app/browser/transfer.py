@@ -11,7 +11,8 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, to_js  # type: ignore[import-not-found]
 
 from app.browser.dom import by_id, data, found, js_object, replace_children
-from app.store.transfer.model import MAX_FILE_BYTES, Progress
+from app.store.transfer import MAX_FILE_BYTES
+from app.store.transfer.steps import Progress
 from app.ui.transfer_view import progress_view
 from app.ui.update import Download
 

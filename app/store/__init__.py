@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from app.domain import (
     Folder,
@@ -26,7 +26,7 @@ from app.domain import (
     WordId,
     WordPatch,
 )
-from app.store import bulk, folders, notes, queries, words
+from app.store import bulk, folders, notes, queries, transfer, words
 from app.store.changes import Change, Changeset, install_capture
 from app.store.db import Database
 from app.store.history import History, Listener
@@ -41,11 +41,11 @@ from app.store.results import (
     WordsMoved,
 )
 from app.store.search import search
-from app.store.transfer import ExportKind, export_bytes
-from app.store.transfer.apply import import_parsed
-from app.store.transfer.model import Mode, ParsedImport, Steps
-from app.store.transfer.plan import PlanSummary, plan_import
-from app.store.transfer.read import existing, raw_workspace
+
+if TYPE_CHECKING:
+    from app.store.transfer.model import ParsedImport
+    from app.store.transfer.plan import PlanSummary
+    from app.store.transfer.steps import Steps
 
 __all__ = ["Change", "Changeset", "Store"]
 
@@ -184,19 +184,17 @@ class Store:
 
     # --- import and export (app/store/transfer) ---------------------------------------------
 
-    def export(self, kind: ExportKind) -> bytes:
+    def export(self, kind: transfer.ExportKind) -> bytes:
         """The whole workspace as a JSON backup, an SQLite database or a CSV word list."""
-        return export_bytes(kind, raw_workspace(self._db), self._clock())
+        return transfer.export_workspace(self._db, kind, self._clock())
 
-    def preview_import(self, parsed: ParsedImport, mode: Mode) -> Steps[PlanSummary]:
+    def preview_import(self, parsed: ParsedImport, mode: transfer.Mode) -> Steps[PlanSummary]:
         """What importing `parsed` with `mode` would change; writes nothing."""
-        current = existing(self._db, contents=mode == "merge")
-        plan = yield from plan_import(parsed, current, mode, self._clock())
-        return plan.summary
+        return transfer.preview_import(self._db, parsed, mode, self._clock())
 
-    def import_parsed(self, parsed: ParsedImport, mode: Mode) -> PlanSummary:
+    def import_parsed(self, parsed: ParsedImport, mode: transfer.Mode) -> PlanSummary:
         """Apply the import as one undoable step (planned again against the current data)."""
-        return self._run(lambda now: import_parsed(self._db, now, parsed, mode))
+        return self._run(lambda now: transfer.import_parsed(self._db, now, parsed, mode))
 
     @contextmanager
     def group(self, label: str) -> Iterator[None]:

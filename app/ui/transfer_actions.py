@@ -10,14 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from app.domain import LexicalError
-from app.store import Store
-from app.store.transfer import ACCEPTED, EXPORT_FILES, ExportKind, read_import
-from app.store.transfer.model import Mode, ParsedImport, Steps
-from app.store.transfer.plan import PlanSummary
+from app.store.transfer import ACCEPTED, EXPORT_FILES, ExportKind, Mode, read_import
 from app.ui import transfer_view
 from app.ui.update import Download, Update
+
+if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
+    from app.store import Store
+    from app.store.transfer.model import ParsedImport
+    from app.store.transfer.plan import PlanSummary
+    from app.store.transfer.steps import Steps
 
 Handler = Callable[[int | None, Mapping[str, str]], Update]
 PREVIEW = "#transfer-preview"

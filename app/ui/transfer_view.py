@@ -4,11 +4,16 @@ import (counts, folders to create, first rows, skipped rows with reasons, Merge 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from app.store.transfer.model import Mode, ParsedImport, Progress, SkippedRow
-from app.store.transfer.plan import PlanSummary, SampleRow
 from app.ui.folder_view import action, form_error
 from app.ui.nodes import El, Node, h
+
+if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
+    from app.store.transfer import Mode
+    from app.store.transfer.model import ParsedImport, SkippedRow
+    from app.store.transfer.plan import PlanSummary, SampleRow
+    from app.store.transfer.steps import Progress
 
 LISTED_FOLDERS = 50
 LISTED_SKIPS = 200

@@ -7,7 +7,7 @@ from datetime import date
 
 from app.domain import NewFolder, NewWord
 from app.store import Store
-from app.store.transfer.model import run_steps
+from app.store.transfer.steps import run_steps
 from app.ui.controller import Controller
 from app.ui.nodes import El, find_all, text_content
 from app.ui.update import Update

@@ -1,26 +1,36 @@
 """Import and export of the whole workspace: JSON backup, SQLite database, CSV word lists and
 Anki decks (see docs/backup-format.md and docs/decisions/006-import-export.md).
 
-`read_import` turns a file into a checked `ParsedImport` (as progress steps, so the page can
-stay responsive); the `Store` previews and applies it as one undoable step; `export_bytes`
-writes the workspace in each format. All of it is pure Python over the standard library.
+This module is the light front door: names, limits and four functions. The readers, planner and
+writers behind them (zipfile, csv, html.parser, pydantic models) load on first use, so the app
+starts without them; that is why the functions import inside their bodies.
 """
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from app.domain import InvalidInput
-from app.store.transfer.anki import parse_anki
-from app.store.transfer.backup import dump_backup, parse_backup
-from app.store.transfer.csv_io import export_csv, parse_csv
-from app.store.transfer.database_file import export_database, parse_database
-from app.store.transfer.foreign import is_sqlite
-from app.store.transfer.model import MAX_FILE_BYTES, ParsedImport, Steps
-from app.store.transfer.read import RawWorkspace
+if TYPE_CHECKING:
+    from app.store.db import Database
+    from app.store.transfer.model import ParsedImport
+    from app.store.transfer.plan import PlanSummary
+    from app.store.transfer.steps import Steps
 
+Mode = Literal["merge", "replace"]
+SourceKind = Literal["backup", "database", "csv", "anki"]
 ExportKind = Literal["json", "sqlite", "csv"]
+
+# --- limits (documented in docs/backup-format.md) --------------------------------------------
+MAX_FILE_BYTES = 100 * 1024 * 1024
+MAX_COLLECTION_BYTES = 256 * 1024 * 1024  # an Anki collection once unzipped
+MAX_ZIP_ENTRIES = 100_000
+MAX_FOLDERS = 50_000
+MAX_WORDS = 500_000
+MAX_NOTES = 50_000
+MAX_DEPTH = 64  # folder nesting
+MAX_TIMESTAMP = 253_402_300_799_999  # 9999-12-31 in milliseconds
+MAX_ID = 2**53 - 1  # ids stay exact in JavaScript numbers too
+
 # What each export is called and how it is served: (file name suffix, media type).
 EXPORT_FILES: dict[ExportKind, tuple[str, str]] = {
     "json": ("backup.json", "application/json"),
@@ -32,33 +42,37 @@ SUPPORTED = (
     "Lexical imports JSON backups (.json), Lexical databases (.sqlite, .db), word lists "
     "(.csv, .tsv, .txt) and Anki decks (.apkg, .colpkg)."
 )
-ZIP_MAGIC = b"PK\x03\x04"
-
-
-def export_bytes(kind: ExportKind, raw: RawWorkspace, now_ms: int) -> bytes:
-    if kind == "json":
-        return dump_backup(raw, now_ms)
-    if kind == "sqlite":
-        return export_database(raw)
-    return export_csv(raw)
 
 
 def read_import(name: str, data: bytes) -> Steps[ParsedImport]:
-    """Recognise the file by its content (SQLite, zip) or else its name, and read it."""
-    if not data:
-        raise InvalidInput("This file is empty.")
-    if len(data) > MAX_FILE_BYTES:
-        raise InvalidInput(
-            f"This file is {len(data) / 1_048_576:,.0f} MB; Lexical imports files of up to "
-            f"{MAX_FILE_BYTES // 1_048_576} MB."
-        )
-    suffix = PurePosixPath(name.replace("\\", "/")).suffix.lower()
-    if is_sqlite(data) or suffix in (".sqlite", ".sqlite3", ".db"):
-        return (yield from parse_database(name, data))
-    if data.startswith(ZIP_MAGIC) or suffix in (".apkg", ".colpkg"):
-        return (yield from parse_anki(name, data))
-    if suffix == ".json" or data[:256].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
-        return (yield from parse_backup(name, data))
-    if suffix in (".csv", ".tsv", ".txt"):
-        return (yield from parse_csv(name, data))
-    raise InvalidInput(f"Lexical cannot import this kind of file. {SUPPORTED}")
+    """Read and check a file (as progress steps); raises InvalidInput saying what is wrong."""
+    from app.store.transfer.sources import read_file  # noqa: PLC0415
+
+    return read_file(name, data)
+
+
+def export_workspace(db: Database, kind: ExportKind, now_ms: int) -> bytes:
+    from app.store.transfer.read import raw_workspace  # noqa: PLC0415
+    from app.store.transfer.sources import write_export  # noqa: PLC0415
+
+    return write_export(kind, raw_workspace(db), now_ms)
+
+
+def preview_import(
+    db: Database, parsed: ParsedImport, mode: Mode, now_ms: int
+) -> Steps[PlanSummary]:
+    """What importing `parsed` with `mode` would change; writes nothing."""
+    from app.store.transfer.plan import plan_import  # noqa: PLC0415
+    from app.store.transfer.read import existing  # noqa: PLC0415
+
+    plan = yield from plan_import(parsed, existing(db, contents=mode == "merge"), mode, now_ms)
+    return plan.summary
+
+
+def import_parsed(
+    db: Database, now_ms: int, parsed: ParsedImport, mode: Mode
+) -> tuple[PlanSummary, str]:
+    """Apply the import; returns what was done and the Undo label."""
+    from app.store.transfer.apply import apply_import  # noqa: PLC0415
+
+    return apply_import(db, now_ms, parsed, mode)

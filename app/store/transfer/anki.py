@@ -17,10 +17,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from app.domain import MEANING_MAX, MEANINGS_MAX, NAME_MAX, TEXT_MAX, InvalidInput
+from app.store.transfer import MAX_COLLECTION_BYTES
 from app.store.transfer.builder import WorkspaceBuilder
 from app.store.transfer.foreign import open_foreign, require_tables, tables
 from app.store.transfer.html_text import html_to_text
-from app.store.transfer.model import CHUNK, MAX_COLLECTION_BYTES, ParsedImport, Progress, Steps
+from app.store.transfer.model import ParsedImport
+from app.store.transfer.steps import CHUNK, Progress, Steps
 from app.store.transfer.zips import open_zip, read_member
 
 WHAT = "Anki package"

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from app.store.db import Database
 from app.store.staging import insert_rows, update_rows
-from app.store.transfer.model import Mode, ParsedImport, run_steps
+from app.store.transfer import Mode
+from app.store.transfer.model import ParsedImport
 from app.store.transfer.plan import Plan, PlanSummary, Row, plan_import
 from app.store.transfer.read import existing
+from app.store.transfer.steps import run_steps
 from app.store.words import meanings_json
 
 
-def import_parsed(
+def apply_import(
     db: Database, now: int, parsed: ParsedImport, mode: Mode
 ) -> tuple[PlanSummary, str]:
     """Apply `parsed` with `mode`; returns what was done and the Undo label."""

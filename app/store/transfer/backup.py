@@ -14,8 +14,9 @@ from typing import Any
 
 from app.domain import InvalidInput
 from app.store.transfer.checks import build_workspace
-from app.store.transfer.model import ParsedImport, Steps
+from app.store.transfer.model import ParsedImport
 from app.store.transfer.read import RawWorkspace
+from app.store.transfer.steps import Steps
 from app.store.transfer.text import decode_text
 
 FORMAT = "lexical-backup"

@@ -9,16 +9,8 @@ from pydantic import ValidationError
 
 from app.domain import check_name, user_message
 from app.store.bulk import shown
-from app.store.transfer.model import (
-    MAX_DEPTH,
-    MAX_FOLDERS,
-    FolderItem,
-    ParsedImport,
-    SkippedRow,
-    SourceKind,
-    WordItem,
-    Workspace,
-)
+from app.store.transfer import MAX_DEPTH, MAX_FOLDERS, SourceKind
+from app.store.transfer.model import FolderItem, ParsedImport, SkippedRow, WordItem, Workspace
 
 
 class RowProblemError(ValueError):

@@ -14,19 +14,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from app.domain import InvalidInput, user_message
-from app.store.transfer.model import (
-    CHUNK,
-    MAX_DEPTH,
-    MAX_FOLDERS,
-    MAX_NOTES,
-    MAX_WORDS,
-    FolderItem,
-    NoteItem,
-    Progress,
-    Steps,
-    WordItem,
-    Workspace,
-)
+from app.store.transfer import MAX_DEPTH, MAX_FOLDERS, MAX_NOTES, MAX_WORDS
+from app.store.transfer.model import FolderItem, NoteItem, WordItem, Workspace
+from app.store.transfer.steps import CHUNK, Progress, Steps
 
 ItemT = TypeVar("ItemT", bound=BaseModel)
 

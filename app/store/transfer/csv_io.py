@@ -17,9 +17,11 @@ from itertools import islice
 from pathlib import PurePosixPath
 
 from app.domain import InvalidInput, check_name
+from app.store.transfer import MAX_WORDS
 from app.store.transfer.builder import RowProblemError, WorkspaceBuilder
-from app.store.transfer.model import CHUNK, MAX_WORDS, ParsedImport, Progress, Steps
+from app.store.transfer.model import ParsedImport
 from app.store.transfer.read import RawWorkspace
+from app.store.transfer.steps import CHUNK, Progress, Steps
 from app.store.transfer.text import decode_text
 
 COLUMNS = ("folder", "term", "meanings", "notes", "lang", "color")

@@ -18,8 +18,9 @@ from app.store.migrations import SchemaTooNewError, migrate
 from app.store.staging import insert_rows
 from app.store.transfer.checks import build_workspace
 from app.store.transfer.foreign import open_foreign, require_tables
-from app.store.transfer.model import ParsedImport, Steps
+from app.store.transfer.model import ParsedImport
 from app.store.transfer.read import RawWorkspace, raw_workspace
+from app.store.transfer.steps import Steps
 from app.store.words import meanings_json
 
 WHAT = "Lexical database"

@@ -7,27 +7,13 @@ not be read and why. Planning and applying then work the same way whatever the f
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from app.domain import Colour, Emoji, Lang, Meanings, Name, Text
-
-# --- limits (documented in docs/backup-format.md and docs/decisions/006) ---------------------
-MAX_FILE_BYTES = 100 * 1024 * 1024
-MAX_COLLECTION_BYTES = 256 * 1024 * 1024  # an Anki collection once unzipped
-MAX_ZIP_ENTRIES = 100_000
-MAX_FOLDERS = 50_000
-MAX_WORDS = 500_000
-MAX_NOTES = 50_000
-MAX_DEPTH = 64  # folder nesting
-MAX_TIMESTAMP = 253_402_300_799_999  # 9999-12-31 in milliseconds
-MAX_ID = 2**53 - 1  # ids stay exact in JavaScript numbers too
-
-Mode = Literal["merge", "replace"]
-SourceKind = Literal["backup", "database", "csv", "anki"]
+from app.store.transfer import MAX_ID, MAX_TIMESTAMP, Mode, SourceKind
 
 Id = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
 Timestamp = Annotated[StrictInt, Field(ge=0, le=MAX_TIMESTAMP)]
@@ -105,30 +91,3 @@ class ParsedImport:
     def modes(self) -> tuple[Mode, ...]:
         """A backup can replace the workspace; word lists and decks are only ever merged."""
         return ("merge", "replace") if self.kind in ("backup", "database") else ("merge",)
-
-
-# --- progress ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Yielded between chunks of work so the page can repaint and show how far it got."""
-
-    stage: str
-    done: int
-    total: int
-
-
-T = TypeVar("T")
-Steps = Generator[Progress, None, T]
-CHUNK = 2_000
-
-
-def run_steps(steps: Steps[T]) -> T:
-    """Drive `steps` to the end without pausing (tests, small files)."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            result: T = stop.value
-            return result

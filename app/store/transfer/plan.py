@@ -15,19 +15,17 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.domain import MEANINGS_MAX, TEXT_MAX
+from app.store.transfer import Mode
 from app.store.transfer.model import (
-    CHUNK,
     FolderItem,
-    Mode,
     NoteItem,
     ParsedImport,
-    Progress,
     SkippedRow,
-    Steps,
     WordItem,
     _Result,
 )
 from app.store.transfer.read import Existing, ExistingWord
+from app.store.transfer.steps import CHUNK, Progress, Steps
 
 SAMPLE_ROWS = 20
 LISTED_FOLDERS = 200

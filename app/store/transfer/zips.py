@@ -13,7 +13,7 @@ import zipfile
 import zlib
 
 from app.domain import InvalidInput
-from app.store.transfer.model import MAX_ZIP_ENTRIES
+from app.store.transfer import MAX_ZIP_ENTRIES
 
 READ_CHUNK = 1 << 20
 MAX_RATIO = 200  # real SQLite collections deflate 3-20x; bombs deflate thousands of times

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 
 from app.domain import NewFolder
 from app.store import Store
-from app.store.transfer.model import MAX_DEPTH
+from app.store.transfer import MAX_DEPTH
 from tests.store.helpers import assert_index_in_sync, dump, make_store
 from tests.store.transfer.workspaces import (
     Spec,

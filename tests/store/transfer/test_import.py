@@ -8,10 +8,11 @@ import pytest
 
 from app.domain import MEANINGS_MAX, InvalidInput, NewFolder
 from app.store import Changeset, transfer
-from app.store.transfer import foreign
-from app.store.transfer.model import WordItem, run_steps
+from app.store.transfer import foreign, sources
+from app.store.transfer.model import WordItem
 from app.store.transfer.plan import merged_word
 from app.store.transfer.read import ExistingWord
+from app.store.transfer.steps import run_steps
 from tests.store.helpers import assert_index_in_sync, dump, make_store
 from tests.store.transfer.workspaces import parse, sample_store
 
@@ -35,7 +36,7 @@ def test_files_are_recognised_by_content_then_name(name: str, data: bytes, kind:
 def test_unknown_and_oversized_files_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(InvalidInput, match="cannot import this kind of file"):
         parse("photo.png", b"\x89PNG\r\n")
-    monkeypatch.setattr(transfer, "MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(sources, "MAX_FILE_BYTES", 10)
     with pytest.raises(InvalidInput, match="Lexical imports files of up to 0 MB"):
         parse("words.csv", b"a,b\nc,d\ne,f\n")
 

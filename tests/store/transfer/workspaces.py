@@ -19,9 +19,10 @@ from app.domain import (
     NewWord,
 )
 from app.store import Store
-from app.store.transfer import read_import
-from app.store.transfer.model import Mode, ParsedImport, run_steps
+from app.store.transfer import Mode, read_import
+from app.store.transfer.model import ParsedImport
 from app.store.transfer.plan import PlanSummary
+from app.store.transfer.steps import run_steps
 from tests.store.helpers import dump, make_store
 
 # One line, no control characters; slashes and backslashes test the CSV path escaping.
