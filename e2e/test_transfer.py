@@ -224,6 +224,8 @@ def test_hostile_and_unreadable_files_say_why_and_change_nothing(app: Page, tmp_
         expect(alert).to_contain_text(f"{name} cannot be imported.")
         expect(alert).to_contain_text(message)
         expect(alert).to_contain_text("Nothing was changed.")
+        if name == "newer.apkg":
+            screenshot(app, "transfer-refused-light")
     box.get_by_role("button", name="Close").click()
     expect(tree_link(app, "Mine")).to_have_accessible_name("Mine, 1 word")
     expect(tree(app).get_by_role("link")).to_have_count(1)
