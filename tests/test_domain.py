@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +18,7 @@ from app.domain import (
     NewNote,
     NewWord,
     WordPatch,
+    _bad_chars,
     parse_input,
     user_message,
 )
@@ -140,3 +143,10 @@ def test_messages_name_fields_as_the_forms_label_them() -> None:
     with pytest.raises(ValidationError) as info:
         NewWord(folder_id=F, term="x", lang="not a tag!")
     assert user_message(info.value).startswith("Language must be a language tag")
+
+
+def test_the_control_character_check_is_exactly_unicode_cc_and_cs() -> None:
+    for code in range(0x10000):
+        char = chr(code)
+        assert _bad_chars(char) == (unicodedata.category(char) in ("Cc", "Cs")), hex(code)
+    assert not _bad_chars("a\tb\nc\r", allowed="\t\n\r")

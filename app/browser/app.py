@@ -19,6 +19,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from app.browser.dom import by_id, data, found, js_object, replace_children
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
+from app.browser.transfer import TransferGlue, save_download
 from app.saving import SaveStatus
 from app.ui.controller import Controller, Update
 from app.ui.routes import Route
@@ -62,6 +63,7 @@ class Page:
         self.commands: dict[str, Callable[[], None]] = {}
         self.search = SearchBox(controller)
         self.shortcuts = Shortcuts(self)
+        self.transfer = TransferGlue(self)
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -75,6 +77,7 @@ class Page:
         self.listen(doc, "click", self._on_click)
         self.listen(doc, "submit", self._on_submit)
         self.listen(doc, "input", self._on_input)
+        self.listen(doc, "change", self.transfer.on_change)
         self.listen(doc, "keydown", self.shortcuts.on_keydown)
         self.listen(doc, "dragstart", self._on_dragstart)
         self.listen(doc, "dragover", self._on_dragover)
@@ -83,7 +86,7 @@ class Page:
         self.listen(js.window, "hashchange", lambda _e: self.route())
         self.listen(js.window, "beforeunload", self._on_beforeunload)
         self.search.start(self.listen)
-        for element_id in ("search", "new-root-folder"):
+        for element_id in ("search", "new-root-folder", "transfer-button"):
             by_id(element_id).disabled = False
         self._update_theme_button()
         self.route()
@@ -122,15 +125,21 @@ class Page:
             js.location.hash = update.navigate  # hashchange renders the new place
         else:
             self._render(update)
-        if update.error:
-            self.show_error(update.error)
-        if update.toast:
-            self.show_toast(update.toast, undo=update.offer_undo)
+        self._announce(update)
         self.refresh_toolbar()
         if update.focus:
             target = js.document.querySelector(update.focus)
             if found(target):
                 target.focus()
+
+    def _announce(self, update: Update) -> None:
+        """Downloads, errors and toasts: what an update tells the user besides redrawing."""
+        if update.download is not None:
+            save_download(update.download)
+        if update.error:
+            self.show_error(update.error)
+        if update.toast:
+            self.show_toast(update.toast, undo=update.offer_undo)
 
     def _render(self, update: Update) -> None:
         tree, main = self.controller.render(tree=update.tree, main=update.main)
@@ -237,7 +246,10 @@ class Page:
         slot = form.querySelector('[data-role="form-error"]')
         if found(slot):
             slot.hidden = True
-        self.run(action, data(form, "id"), _form_data(form))
+        if action == "transfer-apply":
+            self.transfer.submit(form, _form_data(form))
+        else:
+            self.run(action, data(form, "id"), _form_data(form))
 
     def _on_input(self, event: Any) -> None:
         target = event.target

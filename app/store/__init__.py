@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from app.domain import (
     Folder,
@@ -26,7 +26,7 @@ from app.domain import (
     WordId,
     WordPatch,
 )
-from app.store import bulk, folders, notes, queries, words
+from app.store import bulk, folders, notes, queries, transfer, words
 from app.store.changes import Change, Changeset, install_capture
 from app.store.conversations import Conversations
 from app.store.db import Database
@@ -42,6 +42,11 @@ from app.store.results import (
     WordsMoved,
 )
 from app.store.search import search
+
+if TYPE_CHECKING:
+    from app.store.transfer.model import ParsedImport
+    from app.store.transfer.plan import PlanSummary
+    from app.store.transfer.steps import Steps
 
 __all__ = ["Change", "Changeset", "Store"]
 
@@ -187,6 +192,20 @@ class Store:
 
     def delete_note(self, note_id: NoteId) -> Note:
         return self._run(lambda now: notes.delete(self._db, note_id))
+
+    # --- import and export (app/store/transfer) ---------------------------------------------
+
+    def export(self, kind: transfer.ExportKind) -> bytes:
+        """The whole workspace as a JSON backup, an SQLite database or a CSV word list."""
+        return transfer.export_workspace(self._db, kind, self._clock())
+
+    def preview_import(self, parsed: ParsedImport, mode: transfer.Mode) -> Steps[PlanSummary]:
+        """What importing `parsed` with `mode` would change; writes nothing."""
+        return transfer.preview_import(self._db, parsed, mode, self._clock())
+
+    def import_parsed(self, parsed: ParsedImport, mode: transfer.Mode) -> PlanSummary:
+        """Apply the import as one undoable step (planned again against the current data)."""
+        return self._run(lambda now: transfer.import_parsed(self._db, now, parsed, mode))
 
     @contextmanager
     def query_only(self) -> Iterator[None]:

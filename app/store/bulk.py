@@ -37,14 +37,14 @@ def split_line(line: str) -> tuple[str, list[str]]:
     return term.strip(), [m.strip() for m in _MEANING_SPLIT.split(rest) if m.strip()]
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
     """A safe rendering of a rejected term: bounded, without controls or lone surrogates."""
     clipped = text[:NAME_MAX] + ("…" if len(text) > NAME_MAX else "")
     return "".join("\ufffd" if unicodedata.category(c) in ("Cc", "Cs") else c for c in clipped)
 
 
 def _invalid(line_no: int, term: str, reason: str) -> BulkRow:
-    return BulkRow(line=line_no, term=_shown(term), meanings=[], status="invalid", reason=reason)
+    return BulkRow(line=line_no, term=shown(term), meanings=[], status="invalid", reason=reason)
 
 
 def _row(line_no: int, line: str, existing: Collection[str], seen: dict[str, int]) -> BulkRow:

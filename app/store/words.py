@@ -25,9 +25,13 @@ from app.store import queries
 from app.store.db import Database
 from app.store.results import BulkResult, BulkRow, WordsMoved
 
+# Built once: json.dumps with options builds a new encoder per call, which shows when an
+# import encodes 100,000 lists.
+_MEANINGS_ENCODER = json.JSONEncoder(ensure_ascii=False)
 
-def _meanings_json(meanings: list[str]) -> str:
-    return json.dumps(meanings, ensure_ascii=False)
+
+def meanings_json(meanings: list[str]) -> str:
+    return _MEANINGS_ENCODER.encode(meanings)
 
 
 def _check_free(
@@ -51,7 +55,7 @@ def _row(new: NewWord) -> dict[str, object]:
         "folder_id": new.folder_id,
         "term": new.term,
         "term_key": new.term.casefold(),
-        "meanings": _meanings_json(new.meanings),
+        "meanings": meanings_json(new.meanings),
         "notes": new.notes,
         "color": new.color,
         "lang": new.lang,
@@ -65,7 +69,7 @@ def update(db: Database, now: int, word_id: WordId, patch: WordPatch) -> tuple[W
         _check_free(db, current.folder_id, values["term"], besides=word_id)
         values["term_key"] = values["term"].casefold()
     if "meanings" in values:
-        values["meanings"] = _meanings_json(values["meanings"])
+        values["meanings"] = meanings_json(values["meanings"])
     if values:
         db.update("word", word_id, values, now)
     return queries.word(db, word_id), f'Edit word "{current.term}"'

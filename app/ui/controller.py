@@ -8,7 +8,6 @@ only collects event data and applies the returned `Update`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,11 +30,13 @@ from app.store import Store
 from app.store.results import TreeRow
 from app.ui import dialogs
 from app.ui.folder_view import render_folder, render_home
-from app.ui.nodes import El, Node, h
+from app.ui.nodes import El, h
 from app.ui.routes import Route
 from app.ui.search_view import render_results
 from app.ui.state import PAGE_SIZE, ViewState
+from app.ui.transfer_actions import TransferActions
 from app.ui.tree_view import render_tree
+from app.ui.update import Update, changed
 
 Data = Mapping[str, str]
 
@@ -45,34 +46,13 @@ WRITE_ACTIONS = frozenset(
         *("new-folder", "save-folder", "edit-folder", "move-folder", "do-move-folder"),
         *("delete-folder", "confirm-delete-folder", "save-word", "edit-word", "move-word"),
         *("do-move-words", "delete-word", "bulk-paste", "bulk-add", "add-note", "edit-note"),
-        *("save-note", "delete-note", "undo", "redo"),
+        *("save-note", "delete-note", "undo", "redo", "transfer-apply"),
     }
 )
 ASSISTANT_BUSY = (
     "The assistant is changing your collection right now; wait until it finishes, or press "
     "Stop in the assistant panel."
 )
-
-
-@dataclass
-class Update:
-    """What the browser should do after an action. Empty means nothing visible changed."""
-
-    tree: bool = False
-    main: bool = False
-    dialog: El | None = None
-    close_dialog: bool = False
-    navigate: str | None = None
-    focus: str | None = None
-    toast: str | None = None
-    error: str | None = None
-    patch: tuple[str, Node] | None = None  # (CSS selector, new content) inside the dialog
-    offer_undo: bool = False  # the toast gets an Undo button (after deletions)
-    replace_url: str | None = None  # correct the address without a new history entry
-
-
-def _changed(**kwargs: Any) -> Update:
-    return Update(tree=True, main=True, **kwargs)
 
 
 def _need(item_id: int | None) -> int:
@@ -127,6 +107,8 @@ class Controller:
             "help": lambda _i, _d: Update(dialog=dialogs.help_dialog()),
             "close-dialog": lambda _i, _d: Update(close_dialog=True),
         }
+        self.transfer = TransferActions(lambda: self.store, self.refresh)
+        self._actions.update(self.transfer.actions())
 
     # --- entry points -------------------------------------------------------------------------
 
@@ -185,7 +167,7 @@ class Controller:
         folder = self.state.route.folder_id
         if folder is not None and not self._exists(folder):
             return Update(tree=True, main=True, navigate="#/")
-        return _changed()
+        return changed()
 
     # --- rendering ----------------------------------------------------------------------------
 
@@ -259,13 +241,13 @@ class Controller:
             folder = self.store.update_folder(
                 FolderId(folder_id), FolderPatch.model_validate(fields)
             )
-            return _changed(close_dialog=True, toast=f"Saved folder {folder.name}")
+            return changed(close_dialog=True, toast=f"Saved folder {folder.name}")
         parent = data.get("parent")
         new = NewFolder.model_validate({**fields, "parent_id": _id(parent) if parent else None})
         folder = self.store.create_folder(new)
         if folder.parent_id is not None:
             self.state.expanded.add(folder.parent_id)
-        return _changed(
+        return changed(
             close_dialog=True,
             navigate=Route(folder.id).to_hash(),
             toast=f"Created folder {folder.name}",
@@ -294,7 +276,7 @@ class Controller:
         if parent is not None:
             self.state.expanded.add(parent)
         where = self.store.folder(parent).name if parent is not None else "the top level"
-        return _changed(close_dialog=True, toast=f"Moved {folder.name} to {where}")
+        return changed(close_dialog=True, toast=f"Moved {folder.name} to {where}")
 
     def _delete_folder(self, folder_id: int | None, _data: Data) -> Update:
         fid = FolderId(_need(folder_id))
@@ -309,7 +291,7 @@ class Controller:
         fid = FolderId(_need(folder_id))
         parent = self.store.folder(fid).parent_id
         summary = self.store.delete_folder(fid)
-        return _changed(
+        return changed(
             close_dialog=True,
             navigate=Route(parent).to_hash(),
             toast=f"Deleted folder {summary.folder.name}. Ctrl+Z undoes it.",
@@ -337,10 +319,10 @@ class Controller:
         if word_id is not None:
             word = self.store.update_word(WordId(word_id), WordPatch.model_validate(fields))
             self.state.editing_word = None
-            return _changed(toast=f"Saved {word.term}", focus=f"#word-{word.id} button")
+            return changed(toast=f"Saved {word.term}", focus=f"#word-{word.id} button")
         folder = _id(data.get("folder"))
         word = self.store.add_word(NewWord.model_validate({**fields, "folder_id": folder}))
-        return _changed(toast=f"Added {word.term}", focus="#word-new-term")
+        return changed(toast=f"Added {word.term}", focus="#word-new-term")
 
     def _edit_word(self, word_id: int | None, _data: Data) -> Update:
         word = self.store.word(WordId(_need(word_id)))
@@ -368,12 +350,12 @@ class Controller:
         result = self.store.move_words([WordId(_need(word_id))], target)
         if result.skipped:
             raise LexicalError(" ".join(result.skipped))
-        return _changed(close_dialog=True, toast=f"Moved to {self.store.folder(target).name}")
+        return changed(close_dialog=True, toast=f"Moved to {self.store.folder(target).name}")
 
     def _delete_word(self, word_id: int | None, _data: Data) -> Update:
         word = self.store.word(WordId(_need(word_id)))
         self.store.delete_words([word.id])
-        return _changed(
+        return changed(
             toast=f"Deleted {word.term}. Ctrl+Z undoes it.", focus="#word-new-term", offer_undo=True
         )
 
@@ -401,7 +383,7 @@ class Controller:
         result = self.store.bulk_add(fid, rows)
         skipped = len(preview.rows) - result.added
         more = f", skipped {skipped}" if skipped else ""
-        return _changed(close_dialog=True, toast=f"Added {result.added} words{more}")
+        return changed(close_dialog=True, toast=f"Added {result.added} words{more}")
 
     # --- notes --------------------------------------------------------------------------------
 
@@ -426,11 +408,11 @@ class Controller:
             folder = _need(self.state.route.folder_id)
             note = self.store.add_note(NewNote.model_validate({**fields, "folder_id": folder}))
         self.state.editing_note, self.state.adding_note = None, False
-        return _changed(toast=f"Saved note {note.title}")
+        return changed(toast=f"Saved note {note.title}")
 
     def _delete_note(self, note_id: int | None, _data: Data) -> Update:
         note = self.store.delete_note(NoteId(_need(note_id)))
-        return _changed(toast=f"Deleted note {note.title}. Ctrl+Z undoes it.", offer_undo=True)
+        return changed(toast=f"Deleted note {note.title}. Ctrl+Z undoes it.", offer_undo=True)
 
     # --- history ------------------------------------------------------------------------------
 

@@ -1,0 +1,78 @@
+"""Import and export of the whole workspace: JSON backup, SQLite database, CSV word lists and
+Anki decks (see docs/backup-format.md and docs/decisions/006-import-export.md).
+
+This module is the light front door: names, limits and four functions. The readers, planner and
+writers behind them (zipfile, csv, html.parser, pydantic models) load on first use, so the app
+starts without them; that is why the functions import inside their bodies.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from app.store.db import Database
+    from app.store.transfer.model import ParsedImport
+    from app.store.transfer.plan import PlanSummary
+    from app.store.transfer.steps import Steps
+
+Mode = Literal["merge", "replace"]
+SourceKind = Literal["backup", "database", "csv", "anki"]
+ExportKind = Literal["json", "sqlite", "csv"]
+
+# --- limits (documented in docs/backup-format.md) --------------------------------------------
+MAX_FILE_BYTES = 100 * 1024 * 1024
+MAX_COLLECTION_BYTES = 256 * 1024 * 1024  # an Anki collection once unzipped
+MAX_ZIP_ENTRIES = 100_000
+MAX_FOLDERS = 50_000
+MAX_WORDS = 500_000
+MAX_NOTES = 50_000
+MAX_DEPTH = 64  # folder nesting
+MAX_TIMESTAMP = 253_402_300_799_999  # 9999-12-31 in milliseconds
+MAX_ID = 2**53 - 1  # ids stay exact in JavaScript numbers too
+
+# What each export is called and how it is served: (file name suffix, media type).
+EXPORT_FILES: dict[ExportKind, tuple[str, str]] = {
+    "json": ("backup.json", "application/json"),
+    "sqlite": ("database.sqlite", "application/vnd.sqlite3"),
+    "csv": ("words.csv", "text/csv"),
+}
+ACCEPTED = ".json,.sqlite,.sqlite3,.db,.csv,.tsv,.txt,.apkg,.colpkg"
+SUPPORTED = (
+    "Lexical imports JSON backups (.json), Lexical databases (.sqlite, .db), word lists "
+    "(.csv, .tsv, .txt) and Anki decks (.apkg, .colpkg)."
+)
+
+
+def read_import(name: str, data: bytes) -> Steps[ParsedImport]:
+    """Read and check a file (as progress steps); raises InvalidInput saying what is wrong."""
+    from app.store.transfer.sources import read_file  # noqa: PLC0415
+
+    return read_file(name, data)
+
+
+def export_workspace(db: Database, kind: ExportKind, now_ms: int) -> bytes:
+    from app.store.transfer.read import raw_workspace  # noqa: PLC0415
+    from app.store.transfer.sources import write_export  # noqa: PLC0415
+
+    return write_export(kind, raw_workspace(db), now_ms)
+
+
+def preview_import(
+    db: Database, parsed: ParsedImport, mode: Mode, now_ms: int
+) -> Steps[PlanSummary]:
+    """What importing `parsed` with `mode` would change; writes nothing."""
+    from app.store.transfer.plan import plan_import  # noqa: PLC0415
+    from app.store.transfer.read import existing  # noqa: PLC0415
+
+    plan = yield from plan_import(parsed, existing(db, contents=mode == "merge"), mode, now_ms)
+    return plan.summary
+
+
+def import_parsed(
+    db: Database, now_ms: int, parsed: ParsedImport, mode: Mode
+) -> tuple[PlanSummary, str]:
+    """Apply the import; returns what was done and the Undo label."""
+    from app.store.transfer.apply import apply_import  # noqa: PLC0415
+
+    return apply_import(db, now_ms, parsed, mode)

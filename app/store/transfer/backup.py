@@ -1,0 +1,84 @@
+"""The JSON backup: a documented, versioned file of the whole workspace (docs/backup-format.md).
+
+Written one item per line so it stays readable and diffable; read strictly: the file must say
+`"format": "lexical-backup"`, a version this app knows, and every item must pass the same rules
+as the forms. Settings, API keys and conversations are never part of it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+from app.domain import InvalidInput
+from app.store.transfer.checks import build_workspace
+from app.store.transfer.model import ParsedImport
+from app.store.transfer.read import RawWorkspace
+from app.store.transfer.steps import Steps
+from app.store.transfer.text import decode_text
+
+FORMAT = "lexical-backup"
+VERSION = 1
+SECTIONS = ("folders", "words", "notes")
+
+
+def dump_backup(raw: RawWorkspace, exported_at_ms: int) -> bytes:
+    """The backup file for `raw`, as UTF-8 bytes."""
+    stamp = datetime.fromtimestamp(exported_at_ms / 1000, UTC).isoformat(timespec="seconds")
+    return "".join(_lines(raw, stamp.replace("+00:00", "Z"))).encode()
+
+
+def _lines(raw: RawWorkspace, stamp: str) -> Iterator[str]:
+    yield "{\n"
+    yield f'"format": "{FORMAT}",\n"version": {VERSION},\n"exported_at": "{stamp}",\n'
+    yield f'"contains": {json.dumps(list(SECTIONS))},\n'
+    for index, (section, items) in enumerate(
+        zip(SECTIONS, (raw.folders, raw.words, raw.notes), strict=True)
+    ):
+        yield f'"{section}": [\n'
+        yield ",\n".join(json.dumps(item, ensure_ascii=False) for item in items)
+        yield "\n]" + (",\n" if index < len(SECTIONS) - 1 else "\n")
+    yield "}\n"
+
+
+def parse_backup(name: str, data: bytes) -> Steps[ParsedImport]:
+    """Read a backup file into a checked workspace, or raise InvalidInput saying what is wrong."""
+    document = _load(decode_text(data, "backup"))
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise InvalidInput(
+            f'This JSON file is not a Lexical backup (it does not say "format": "{FORMAT}").'
+        )
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise InvalidInput("This backup has no valid version number.")
+    if version > VERSION:
+        raise InvalidInput(
+            f"This backup was made by a newer version of Lexical (format version {version}; "
+            f"this app reads up to {VERSION}). Update the app to restore it."
+        )
+    folders, words, notes = (_section(document, section) for section in SECTIONS)
+    workspace = yield from build_workspace(folders, words, notes, source="backup")
+    return ParsedImport(name=name, kind="backup", workspace=workspace, item_label="Word")
+
+
+def _section(document: dict[str, Any], section: str) -> list[Any]:
+    items = document.get(section)
+    if not isinstance(items, list):
+        raise InvalidInput(f'This backup is incomplete: "{section}" is missing or not a list.')
+    return items
+
+
+def _load(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            f"This file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}). "
+            "It may be truncated or damaged."
+        ) from exc
+    except RecursionError as exc:
+        raise InvalidInput("This JSON file is nested too deeply to be a Lexical backup.") from exc
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        raise InvalidInput(f"This JSON file holds a value Lexical cannot read ({exc}).") from exc

@@ -1,0 +1,74 @@
+"""The workspace as an SQLite file: export, and restore after checking it really is Lexical's.
+
+The export is a fresh database at the current schema holding only the workspace tables (folders,
+words, notes and their search index), serialised like `Store.snapshot`: whatever else the live
+database may hold one day (settings, conversations, keys) is never in it. A restored file must
+pass the SQLite integrity check, carry a schema version this app knows (older ones are migrated
+in memory first) and have Lexical's tables; its rows then go through the same checks as a JSON
+backup.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from app.domain import InvalidInput
+from app.store.db import Database
+from app.store.migrations import SchemaTooNewError, migrate
+from app.store.staging import insert_rows
+from app.store.transfer.checks import build_workspace
+from app.store.transfer.foreign import open_foreign, require_tables
+from app.store.transfer.model import ParsedImport
+from app.store.transfer.read import RawWorkspace, raw_workspace
+from app.store.transfer.steps import Steps
+from app.store.words import meanings_json
+
+WHAT = "Lexical database"
+NOT_LEXICAL = (
+    "This SQLite file is not a Lexical database (it lacks Lexical's folder, word and note "
+    "tables). To import words from another app, export them as CSV."
+)
+
+
+def export_database(raw: RawWorkspace) -> bytes:
+    db = Database.open()
+    migrate(db)
+    with db.transaction():
+        insert_rows(db, "folder", [{**f, "name_key": f["name"].casefold()} for f in raw.folders])
+        insert_rows(
+            db,
+            "word",
+            [
+                {**w, "term_key": w["term"].casefold(), "meanings": meanings_json(w["meanings"])}
+                for w in raw.words
+            ],
+        )
+        insert_rows(db, "note", raw.notes)
+    data = db.serialize()
+    db.close()
+    return data
+
+
+def parse_database(name: str, data: bytes) -> Steps[ParsedImport]:
+    raw = read_database(data)
+    workspace = yield from build_workspace(raw.folders, raw.words, raw.notes, source=WHAT)
+    return ParsedImport(name=name, kind="database", workspace=workspace, item_label="Word")
+
+
+def read_database(data: bytes) -> RawWorkspace:
+    """Every item of a Lexical database file, or InvalidInput saying why it cannot be read."""
+    conn = open_foreign(data, f"a {WHAT}")
+    try:
+        db = Database(conn)
+        version = int(db.scalar("PRAGMA user_version"))
+        if version < 1:
+            raise InvalidInput(NOT_LEXICAL)
+        require_tables(conn, ("folder", "word", "note"), NOT_LEXICAL)
+        migrate(db)  # brings an older file up to date; refuses a newer one with the reason
+        return raw_workspace(db)
+    except SchemaTooNewError as exc:
+        raise InvalidInput(exc.message) from exc
+    except (sqlite3.Error, ValueError) as exc:
+        raise InvalidInput(f"This {WHAT} is damaged and cannot be restored ({exc}).") from exc
+    finally:
+        conn.close()

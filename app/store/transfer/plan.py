@@ -1,0 +1,283 @@
+"""What an import will do, worked out before anything is written (the preview) and again inside
+the transaction that applies it.
+
+Merge: folders are matched by their path (names compared ignoring case), words by term in the
+same folder, notes by title and text. A matched word gains what the file adds (new meanings,
+notes, a language or colour it lacked) and loses nothing; a word with nothing new is skipped as
+a duplicate. Replace: the workspace is emptied and the file's contents go in with their ids, so
+deep links keep working. Either way, importing the same file twice changes nothing the second
+time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from app.domain import MEANINGS_MAX, TEXT_MAX
+from app.store.transfer import Mode
+from app.store.transfer.model import (
+    FolderItem,
+    NoteItem,
+    ParsedImport,
+    SkippedRow,
+    WordItem,
+    _Result,
+)
+from app.store.transfer.read import Existing, ExistingWord
+from app.store.transfer.steps import CHUNK, Progress, Steps
+
+SAMPLE_ROWS = 20
+LISTED_FOLDERS = 200
+LISTED_SKIPS = 1_000
+PATH_SEPARATOR = " › "
+
+Outcome = Literal["add", "update", "skip"]
+Row = dict[str, Any]
+
+
+class SampleRow(_Result):
+    line: int | None
+    folder: str
+    term: str
+    meanings: list[str]
+    outcome: Outcome
+    reason: str = ""
+
+
+class PlanSummary(_Result):
+    """The counts and examples a preview shows, and an import reports once done."""
+
+    mode: Mode
+    new_folders: int
+    folder_paths: list[str]  # the first LISTED_FOLDERS folders to be created
+    new_words: int
+    updated_words: int
+    duplicate_words: int
+    new_notes: int
+    duplicate_notes: int
+    removed: tuple[int, int, int]  # folders, words, notes deleted first (replace)
+    skipped: list[SkippedRow]  # the first LISTED_SKIPS rows left out, in file order
+    skipped_total: int
+    sample: list[SampleRow]
+
+    @property
+    def changes_anything(self) -> bool:
+        return bool(self.new_folders or self.new_words or self.updated_words or self.new_notes) or (
+            any(self.removed)
+        )
+
+
+@dataclass
+class Plan:
+    summary: PlanSummary
+    folders: list[Row] = field(default_factory=list)
+    words: list[Row] = field(default_factory=list)
+    updates: list[Row] = field(default_factory=list)
+    notes: list[Row] = field(default_factory=list)
+
+
+@dataclass
+class _Builder:
+    parsed: ParsedImport
+    existing: Existing
+    mode: Mode
+    now: int
+    target: dict[int, int] = field(default_factory=dict)  # file folder id -> store folder id
+    paths: dict[int, str] = field(default_factory=dict)  # store folder id -> shown path
+    folder_rows: list[Row] = field(default_factory=list)
+    word_rows: list[Row] = field(default_factory=list)
+    updates: list[Row] = field(default_factory=list)
+    note_rows: list[Row] = field(default_factory=list)
+    skipped: list[SkippedRow] = field(default_factory=list)
+    sample: list[SampleRow] = field(default_factory=list)
+    duplicate_words: int = 0
+    duplicate_notes: int = 0
+
+    @property
+    def keep_ids(self) -> bool:
+        return self.mode == "replace"
+
+    def stamps(self, item: FolderItem | WordItem | NoteItem) -> tuple[int, int]:
+        created = item.created_at if item.created_at is not None else self.now
+        return created, item.updated_at if item.updated_at is not None else created
+
+
+def plan_import(parsed: ParsedImport, existing: Existing, mode: Mode, now: int) -> Steps[Plan]:
+    """Work out the import of `parsed` into `existing`; `now` stamps rows without timestamps."""
+    if mode not in parsed.modes:
+        raise ValueError(f"{parsed.kind} files cannot be imported with {mode}")
+    removed = existing.counts if mode == "replace" else (0, 0, 0)
+    b = _Builder(parsed, Existing() if mode == "replace" else existing, mode, now)
+    b.skipped.extend(parsed.skipped)
+    for folder in parsed.workspace.folders:
+        _place_folder(b, folder)
+    words = parsed.workspace.words
+    seen: dict[tuple[int, str], int | None] = {}
+    for start in range(0, len(words), CHUNK):
+        for index in range(start, min(start + CHUNK, len(words))):
+            _place_word(b, words[index], index, seen)
+        yield Progress("Comparing with your workspace", min(start + CHUNK, len(words)), len(words))
+    for note in parsed.workspace.notes:
+        _place_note(b, note)
+    if b.keep_ids:
+        _number_the_rest(b.word_rows)
+        _number_the_rest(b.note_rows)
+    b.skipped.sort(key=lambda s: s.line if s.line is not None else 0)
+    summary = PlanSummary(
+        mode=mode,
+        new_folders=len(b.folder_rows),
+        folder_paths=[b.paths[r["id"]] for r in b.folder_rows[:LISTED_FOLDERS]],
+        new_words=len(b.word_rows),
+        updated_words=len(b.updates),
+        duplicate_words=b.duplicate_words,
+        new_notes=len(b.note_rows),
+        duplicate_notes=b.duplicate_notes,
+        removed=removed,
+        skipped=b.skipped[:LISTED_SKIPS],
+        skipped_total=len(b.skipped),
+        sample=b.sample,
+    )
+    return Plan(summary, b.folder_rows, b.word_rows, b.updates, b.note_rows)
+
+
+def _number_the_rest(rows: list[Row]) -> None:
+    """Give rows without a kept id one past the largest kept id, so none can collide."""
+    next_id = max((r["id"] for r in rows if r["id"] is not None), default=0) + 1
+    for row in rows:
+        if row["id"] is None:
+            row["id"] = next_id
+            next_id += 1
+
+
+def _place_folder(b: _Builder, folder: FolderItem) -> None:
+    parent = None if folder.parent_id is None else b.target[folder.parent_id]
+    key = (parent, folder.name.casefold())
+    shown = folder.name if parent is None else f"{b.paths[parent]}{PATH_SEPARATOR}{folder.name}"
+    match = b.existing.folders.get(key)
+    if match is not None:
+        b.target[folder.id] = match
+        b.paths.setdefault(match, shown)
+        return
+    if b.keep_ids:
+        new_id = folder.id
+    else:
+        new_id = b.existing.next_folder_id
+        b.existing.next_folder_id += 1
+    b.existing.folders[key] = new_id
+    b.target[folder.id] = new_id
+    b.paths[new_id] = shown
+    created, updated = b.stamps(folder)
+    b.folder_rows.append(
+        {
+            "id": new_id,
+            "parent_id": parent,
+            "name": folder.name,
+            "name_key": folder.name.casefold(),
+            "emoji": folder.emoji,
+            "color": folder.color,
+            "created_at": created,
+            "updated_at": updated,
+        }
+    )
+
+
+def _place_word(
+    b: _Builder, word: WordItem, index: int, seen: dict[tuple[int, str], int | None]
+) -> None:
+    folder = b.target[word.folder_id]
+    key = (folder, word.term.casefold())
+    line = word.line if word.line is not None else index + 1
+    path = b.paths[folder]
+    reason = ""
+    if key in seen:
+        earlier = seen[key]
+        reason = f"Same as {b.parsed.item_label.lower()} {earlier}."
+        outcome: Outcome = "skip"
+    elif key in b.existing.words:
+        change = merged_word(b.existing.words[key], word)
+        if change is None:
+            reason = f"Already in {path}."
+            outcome = "skip"
+        else:
+            change["updated_at"] = b.now
+            b.updates.append(change)
+            outcome = "update"
+    else:
+        created, updated = b.stamps(word)
+        b.word_rows.append(_word_row(word, folder, created, updated, b.keep_ids))
+        outcome = "add"
+    seen.setdefault(key, line)
+    if outcome == "skip":
+        b.duplicate_words += 1
+        b.skipped.append(SkippedRow(line=line, term=word.term, reason=reason))
+    if len(b.sample) < SAMPLE_ROWS:
+        b.sample.append(
+            SampleRow(
+                line=line,
+                folder=path,
+                term=word.term,
+                meanings=word.meanings,
+                outcome=outcome,
+                reason=reason,
+            )
+        )
+
+
+def _word_row(word: WordItem, folder: int, created: int, updated: int, keep_id: bool) -> Row:
+    row: Row = {
+        "folder_id": folder,
+        "term": word.term,
+        "term_key": word.term.casefold(),
+        "meanings": word.meanings,
+        "notes": word.notes,
+        "color": word.color,
+        "lang": word.lang,
+        "created_at": created,
+        "updated_at": updated,
+    }
+    if keep_id:
+        row["id"] = word.id
+    return row
+
+
+def merged_word(current: ExistingWord, incoming: WordItem) -> Row | None:
+    """The columns that change when `incoming` is merged into `current`, or None if nothing
+    would: meanings not yet there are appended (up to the limit), notes not yet contained are
+    appended, and an empty language or "none" colour takes the file's value."""
+    known = {m.casefold() for m in current.meanings}
+    extra = [m for m in incoming.meanings if m.casefold() not in known]
+    meanings = [*current.meanings, *extra][: max(MEANINGS_MAX, len(current.meanings))]
+    notes = current.notes
+    if incoming.notes and incoming.notes not in notes:
+        joined = f"{notes}\n\n{incoming.notes}" if notes else incoming.notes
+        notes = joined if len(joined) <= TEXT_MAX else notes
+    lang = current.lang or incoming.lang
+    color = incoming.color if current.color == "none" else current.color
+    if (meanings, notes, lang, color) == (
+        current.meanings,
+        current.notes,
+        current.lang,
+        current.color,
+    ):
+        return None
+    return {"id": current.id, "meanings": meanings, "notes": notes, "lang": lang, "color": color}
+
+
+def _place_note(b: _Builder, note: NoteItem) -> None:
+    folder = b.target[note.folder_id]
+    key = (folder, note.title, note.body)
+    if key in b.existing.notes:
+        b.duplicate_notes += 1
+        return
+    created, updated = b.stamps(note)
+    row: Row = {
+        "folder_id": folder,
+        "title": note.title,
+        "body": note.body,
+        "created_at": created,
+        "updated_at": updated,
+    }
+    if b.keep_ids:
+        row["id"] = note.id
+    b.note_rows.append(row)

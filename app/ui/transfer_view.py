@@ -1,0 +1,280 @@
+"""The Import / Export dialog: export buttons, a file picker, progress, and the preview of an
+import (counts, folders to create, first rows, skipped rows with reasons, Merge or Replace)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from app.ui.folder_view import action, form_error
+from app.ui.nodes import El, Node, h
+
+if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
+    from app.store.transfer import Mode
+    from app.store.transfer.model import ParsedImport, SkippedRow
+    from app.store.transfer.plan import PlanSummary, SampleRow
+    from app.store.transfer.steps import Progress
+
+LISTED_FOLDERS = 50
+LISTED_SKIPS = 200
+KIND_NAMES = {
+    "backup": "JSON backup",
+    "database": "Lexical database",
+    "csv": "Word list",
+    "anki": "Anki deck",
+}
+OUTCOMES = {"add": "✓ add", "update": "↻ update", "skip": "skip"}
+
+
+def transfer_dialog(accept: str) -> El:
+    return h(
+        "div",
+        None,
+        h(
+            "div",
+            {"class": "dialog-head"},
+            h("h2", {"id": "dialog-title"}, "Import / Export"),
+            action("Close", "close-dialog", None, **{"class": "small-button"}),
+        ),
+        _part(
+            "Export",
+            "Download your whole collection (folders, words and notes) to keep a copy or "
+            "move it elsewhere. Settings and API keys are never included.",
+            h(
+                "div",
+                {"class": "export-buttons"},
+                action("Download JSON backup", "export-json"),
+                action("Download SQLite database", "export-sqlite"),
+                action("Download CSV of words", "export-csv"),
+            ),
+        ),
+        _part(
+            "Import",
+            "A JSON backup or SQLite database (merge it in or restore it), a CSV/TSV word "
+            "list, or an Anki deck (.apkg). You see what will change before anything is "
+            "written, and Undo takes it back.",
+            h("label", {"for": "transfer-file"}, "Choose a file to import"),
+            h(
+                "input",
+                {
+                    "id": "transfer-file",
+                    "type": "file",
+                    "accept": accept,
+                    "data-file-action": "transfer-file",
+                },
+            ),
+            h("div", {"id": "transfer-preview", "aria-live": "polite"}),
+        ),
+    )
+
+
+def _part(title: str, explanation: str, *body: Node) -> El:
+    """One half of the dialog (Export, Import): a titled section with a line of explanation."""
+    title_id = f"{title.lower()}-title"
+    return h(
+        "section",
+        {"class": "transfer-part", "aria-labelledby": title_id},
+        h("h3", {"id": title_id}, title),
+        h("p", {"class": "meta-line"}, explanation),
+        *body,
+    )
+
+
+def progress_view(name: str, step: Progress) -> El:
+    percent = round(100 * step.done / step.total) if step.total else 0
+    return h(
+        "div",
+        {"class": "transfer-progress"},
+        h("p", None, f"{name}: {step.stage}… {percent}%"),
+        h(
+            "progress",
+            {"max": max(step.total, 1), "value": step.done, "aria-label": f"{step.stage}"},
+        ),
+    )
+
+
+def failure_view(name: str, message: str) -> El:
+    return h(
+        "div",
+        {"class": "transfer-failure", "role": "alert"},
+        h("p", None, h("strong", None, f"{name} cannot be imported. "), message),
+        h("p", {"class": "meta-line"}, "Nothing was changed."),
+    )
+
+
+def preview_view(parsed: ParsedImport, plans: Mapping[Mode, PlanSummary], mode: Mode) -> El:
+    """The import form: what the file holds, the mode choice for backups, and the details."""
+    workspace = parsed.workspace
+    counts = _counted(
+        (len(workspace.folders), "folder"),
+        (len(workspace.words), "word"),
+        (len(workspace.notes), "note"),
+    )
+    return h(
+        "form",
+        {"data-action": "transfer-apply", "aria-label": "Import preview", "class": "transfer-form"},
+        h("h3", {"id": "transfer-file-title", "tabindex": "-1"}, parsed.name),
+        h("p", {"class": "meta-line"}, f"{KIND_NAMES[parsed.kind]} · {counts or 'empty'}"),
+        (h("p", {"class": "meta-line"}, remark) for remark in parsed.remarks),
+        _mode_choice(plans, mode) if len(plans) > 1 else _fixed_mode(mode),
+        h("div", {"id": "transfer-details"}, details_view(parsed, plans[mode])),
+    )
+
+
+def _fixed_mode(mode: Mode) -> El:
+    return h("input", {"type": "hidden", "name": "mode", "value": mode})
+
+
+def _mode_choice(plans: Mapping[Mode, PlanSummary], mode: Mode) -> El:
+    titles = {"merge": "Merge", "replace": "Replace"}
+    return h(
+        "div",
+        {"class": "mode-choice", "role": "radiogroup", "aria-labelledby": "mode-title"},
+        h("p", {"id": "mode-title", "class": "mode-title"}, "How to import this backup"),
+        (
+            h(
+                "label",
+                {"class": "mode-option"},
+                h(
+                    "input",
+                    {
+                        "type": "radio",
+                        "name": "mode",
+                        "value": option,
+                        "checked": option == mode,
+                        "data-input-action": "transfer-mode",
+                    },
+                ),
+                h("span", None, h("strong", None, titles[option]), f": {sentence(plan)}"),
+            )
+            for option, plan in plans.items()
+        ),
+    )
+
+
+def details_view(parsed: ParsedImport, plan: PlanSummary) -> El:
+    label = parsed.item_label
+    return h(
+        "div",
+        None,
+        h("p", {"class": "preview-summary", "data-role": "transfer-summary"}, sentence(plan)),
+        _folders(plan),
+        _sample(plan.sample, label),
+        _skipped(plan.skipped, plan.skipped_total, label),
+        form_error(),
+        h(
+            "div",
+            {"class": "form-actions"},
+            action("Cancel", "close-dialog"),
+            _import_button(plan),
+        ),
+    )
+
+
+def _import_button(plan: PlanSummary) -> El:
+    if not plan.changes_anything:
+        return h(
+            "button", {"type": "submit", "class": "primary", "disabled": True}, "Nothing to import"
+        )
+    replace = plan.mode == "replace"
+    return h(
+        "button",
+        {"type": "submit", "class": "primary danger" if replace else "primary"},
+        "Replace my workspace" if replace else "Import",
+    )
+
+
+def sentence(plan: PlanSummary) -> str:
+    """One plain sentence of what the import does."""
+    added = _counted(
+        (plan.new_folders, "folder"), (plan.new_words, "word"), (plan.new_notes, "note")
+    )
+    if plan.mode == "replace":
+        removed = _counted(*zip(plan.removed, ("folder", "word", "note"), strict=True))
+        gone = f" The {removed} here now are removed (Undo brings them back)." if removed else ""
+        return f"Your workspace becomes this file: {added or 'nothing'}.{gone}"
+    parts = [f"Adds {added}" if added else "Adds nothing new"]
+    if plan.updated_words:
+        parts.append(f"updates {_counted((plan.updated_words, 'word'))} with what it adds")
+    duplicates = plan.duplicate_words + plan.duplicate_notes
+    problems = plan.skipped_total - plan.duplicate_words
+    if duplicates:
+        parts.append(f"skips {_counted((duplicates, 'duplicate'))}")
+    if problems:
+        parts.append(f"leaves out {_counted((problems, 'row'))} with problems")
+    return "; ".join(parts) + "."
+
+
+def _counted(*counts: tuple[int, str]) -> str:
+    words = [f"{n:,} {noun}{'' if n == 1 else 's'}" for n, noun in counts if n]
+    if len(words) > 1:
+        return ", ".join(words[:-1]) + " and " + words[-1]
+    return words[0] if words else ""
+
+
+def _folders(plan: PlanSummary) -> Node | None:
+    if not plan.new_folders:
+        return None
+    shown = plan.folder_paths[:LISTED_FOLDERS]
+    more = plan.new_folders - len(shown)
+    return h(
+        "section",
+        {"class": "transfer-list", "aria-labelledby": "new-folders-title"},
+        h("h4", {"id": "new-folders-title"}, f"Folders to create ({plan.new_folders:,})"),
+        h("ul", {"class": "folder-paths"}, (h("li", None, path) for path in shown)),
+        h("p", {"class": "meta-line"}, f"…and {more:,} more.") if more > 0 else None,
+    )
+
+
+def _table(label: str, headers: Sequence[str], rows: Sequence[Sequence[Node]]) -> El:
+    return h(
+        "div",
+        {"class": "preview-scroll"},
+        h(
+            "table",
+            {"class": "preview-table", "aria-label": label},
+            h("thead", None, h("tr", None, (h("th", None, x) for x in headers))),
+            h("tbody", None, (h("tr", None, (h("td", None, c) for c in row)) for row in rows)),
+        ),
+    )
+
+
+def _line(line: int | None) -> str:
+    return "" if line is None else f"{line:,}"
+
+
+def _sample(rows: Sequence[SampleRow], label: str) -> Node | None:
+    if not rows:
+        return None
+    return h(
+        "section",
+        {"class": "transfer-list", "aria-labelledby": "first-rows-title"},
+        h("h4", {"id": "first-rows-title"}, "First rows"),
+        _table(
+            "First rows",
+            (label, "Folder", "Term", "Meanings", "Result"),
+            [
+                (_line(r.line), r.folder, r.term, "; ".join(r.meanings), OUTCOMES[r.outcome])
+                for r in rows
+            ],
+        ),
+    )
+
+
+def _skipped(rows: Sequence[SkippedRow], total: int, label: str) -> Node | None:
+    if not rows:
+        return None
+    shown = rows[:LISTED_SKIPS]
+    return h(
+        "section",
+        {"class": "transfer-list", "aria-labelledby": "skipped-title"},
+        h("h4", {"id": "skipped-title"}, f"Skipped ({total:,})"),
+        _table(
+            "Skipped rows",
+            (label, "Term", "Why"),
+            [(_line(r.line), r.term, r.reason) for r in shown],
+        ),
+        h("p", {"class": "meta-line"}, f"Showing the first {len(shown):,}.")
+        if total > len(shown)
+        else None,
+    )

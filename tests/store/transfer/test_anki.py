@@ -1,0 +1,173 @@
+"""Anki packages made with genanki: decks to folders, notes to words, and every way a package
+can be wrong (newer format, not a zip, traversal names, bombs, truncation)."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zipfile
+
+import pytest
+
+from app.domain import InvalidInput
+from app.store.transfer import anki
+from app.store.transfer.html_text import html_to_text
+from tests.anki_decks import make_apkg, newer_format_package, rename_member, sample_deck
+from tests.store.helpers import dump, make_store
+from tests.store.transfer.workspaces import assert_refused, parse, preview, sample_store
+
+
+def _paths(parsed: object) -> dict[int, str]:
+    folders = parsed.workspace.folders  # type: ignore[attr-defined]
+    names = {f.id: f for f in folders}
+
+    def path(folder_id: int) -> str:
+        f = names[folder_id]
+        return f.name if f.parent_id is None else f"{path(f.parent_id)}/{f.name}"
+
+    return {f.id: path(f.id) for f in folders}
+
+
+@pytest.mark.parametrize("member", ["collection.anki2", "collection.anki21"])
+def test_decks_become_folders_and_notes_become_words(member: str) -> None:
+    data = rename_member(sample_deck(), "collection.anki2", member)
+    parsed = parse("biology.apkg", data)
+    paths = _paths(parsed)
+    words = {w.term: (paths[w.folder_id], w.meanings, w.notes) for w in parsed.workspace.words}
+    assert words == {
+        "mitosis": (
+            "Biology/Cells",
+            ["cell division", "into two cells"],
+            "Example: e.g. skin\n\nTags: bio",
+        ),
+        "ribosome": ("Biology/Cells", ["makes proteins & more"], ""),
+        "osmosis": ("Biology", ["water moving in"], ""),
+        "el perro": ("Spanish", ["the dog"], "Tags: es pets"),
+    }
+    assert parsed.remarks == ["1 media file ignored."]
+    assert parsed.item_label == "Note" and parsed.modes == ("merge",)
+
+
+def test_importing_a_deck_twice_adds_nothing_the_second_time() -> None:
+    store = make_store()
+    parsed = parse("deck.apkg", sample_deck())
+    store.import_parsed(parsed, "merge")
+    assert {f.name for f in store.folders()} == {"Biology", "Cells", "Spanish"}
+    before = dump(store)
+    again = preview(store, parsed)
+    assert not again.changes_anything and again.duplicate_words == 4
+    store.import_parsed(parsed, "merge")
+    assert dump(store) == before
+
+
+def test_notes_that_cannot_be_words_are_skipped_with_their_number() -> None:
+    data = make_apkg(
+        {
+            "Deck": [
+                (["ok", "fine", ""], []),
+                (["", "no front", ""], []),
+                (["x" * 300, "too long", ""], []),
+                (["many", "<br>".join(f"m{i}" for i in range(60)), ""], []),
+            ]
+        }
+    )
+    parsed = parse("d.apkg", data)
+    assert [(s.line, s.reason.split(" must")[0]) for s in parsed.skipped] == [
+        (2, "Term"),
+        (3, "Term"),
+    ]
+    many = next(w for w in parsed.workspace.words if w.term == "many")
+    assert many.meanings == [] and many.notes.startswith("m0\nm1")
+
+
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        ("a<br>b<br/>c", "a\nb\nc"),
+        ("<div>one</div><div>two</div>", "one\ntwo"),
+        ("&lt;script&gt; &amp; &eacute;&#233;&nbsp;x", "<script> & éé x"),
+        ("<script>alert(1)</script>safe<style>p{}</style>", "safe"),
+        ('<img src=x onerror="alert(1)">pic', "pic"),
+        ("[sound:hello.mp3]hello", "hello"),
+        ("{{c1::Paris::capital}} is in {{c2::France}}", "Paris is in France"),
+        ("tab\there\x07bell", "tab here bell"),
+        ("<b>unclosed <i>tags", "unclosed tags"),
+        ("<!-- a comment -->text", "text"),
+    ],
+)
+def test_html_becomes_plain_text_safely(html: str, text: str) -> None:
+    assert html_to_text(html) == text
+
+
+def test_the_newer_anki_format_gets_a_message_that_says_what_to_do() -> None:
+    with pytest.raises(InvalidInput, match=r"newer Anki format.*Support older Anki versions"):
+        parse("new.apkg", newer_format_package())
+    only_compressed = io.BytesIO()
+    with zipfile.ZipFile(only_compressed, "w") as z:
+        z.writestr("collection.anki21b", b"\x28\xb5\x2f\xfd")
+    with pytest.raises(InvalidInput, match="newer Anki format"):
+        parse("new.colpkg", only_compressed.getvalue())
+
+
+def test_the_update_stub_alone_is_recognised_too() -> None:
+    stub = make_apkg({"Default": [(["Please update to the latest Anki version, then…", ""], [])]})
+    with pytest.raises(InvalidInput, match="newer Anki format"):
+        parse("stub.apkg", stub)
+
+
+def _zip(**members: bytes) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, content in members.items():
+            z.writestr(name.replace("__", "/").replace("DOT", "."), content)
+    return out.getvalue()
+
+
+def _lying_size() -> bytes:
+    """A package whose collection declares (in both zip headers) fewer bytes than it holds."""
+    data = bytearray(sample_deck())
+    # (signature, offset of the uncompressed size, offset of the name length, header size)
+    for signature, size_at, name_len_at, header in (
+        (b"PK\x03\x04", 22, 26, 30),
+        (b"PK\x01\x02", 24, 28, 46),
+    ):
+        at = data.find(signature)
+        while at != -1:
+            name_len = struct.unpack_from("<H", data, at + name_len_at)[0]
+            if data[at + header : at + header + name_len] == b"collection.anki2":
+                struct.pack_into("<I", data, at + size_at, 1000)
+            at = data.find(signature, at + 4)
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"PK\x03\x04 definitely not a zip", "not a readable zip archive"),
+        (sample_deck()[:2000], "not a readable zip archive"),
+        (b"this is plain text", "not a readable zip archive"),
+        (_zip(readme=b"hi"), "has no Anki collection"),
+        (_zip(collection__DOTDOT__evil=b"x", collectionDOTanki2=b"x"), "unsafe name"),
+        (_zip(**{"__etc__passwd": b"x"}), "unsafe name"),
+        (_zip(collectionDOTanki2=b"not sqlite"), "not an SQLite database file"),
+        (_zip(collectionDOTanki2=sample_store().snapshot()), "not an Anki collection"),
+        (_zip(collectionDOTanki2=bytes(5 << 20)), "expands suspiciously"),
+        (_lying_size(), "damaged or truncated"),
+    ],
+)
+def test_bad_packages_are_refused_and_change_nothing(data: bytes, message: str) -> None:
+    assert_refused("deck.apkg", data, message)
+
+
+def test_a_collection_bigger_than_the_limit_is_not_unpacked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(anki, "MAX_COLLECTION_BYTES", 10_000)
+    with pytest.raises(InvalidInput, match="unpacks to 0 MB; Lexical reads at most 0 MB"):
+        parse("deck.apkg", sample_deck())
+
+
+def test_too_many_entries_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("app.store.transfer.zips.MAX_ZIP_ENTRIES", 2)
+    with pytest.raises(InvalidInput, match="too many"):
+        parse("deck.apkg", sample_deck())

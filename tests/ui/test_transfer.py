@@ -1,0 +1,131 @@
+"""The Import / Export dialog driven as a user would: export, pick a file, preview, import."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from app.domain import NewFolder, NewWord
+from app.store import Store
+from app.store.transfer.steps import run_steps
+from app.ui.controller import Controller
+from app.ui.nodes import El, find_all, text_content
+from app.ui.update import Update
+
+
+def make() -> Controller:
+    ui = Controller(Store.open())
+    ui.transfer._today = lambda: date(2025, 3, 4)
+    return ui
+
+
+def patched(update: Update) -> El:
+    assert update.patch is not None
+    node = update.patch[1]
+    assert isinstance(node, El)
+    return node
+
+
+def preview(ui: Controller, name: str, data: bytes) -> El:
+    return patched(run_steps(ui.transfer.preview_file(name, data)))
+
+
+def test_the_dialog_offers_exports_and_a_file_picker() -> None:
+    dialog = make().dispatch("transfer").dialog
+    assert dialog is not None
+    labels = [text_content(b) for b in find_all(dialog, lambda e: e.tag == "button")]
+    assert labels == [
+        "Close",
+        "Download JSON backup",
+        "Download SQLite database",
+        "Download CSV of words",
+    ]
+    (picker,) = find_all(dialog, lambda e: e.attrs.get("type") == "file")
+    assert picker.attrs["accept"].split(",") == [
+        *(".json", ".sqlite", ".sqlite3", ".db", ".csv", ".tsv", ".txt", ".apkg", ".colpkg"),
+    ]
+    assert find_all(dialog, lambda e: e.tag == "label" and e.attrs.get("for") == "transfer-file")
+
+
+def test_exports_are_downloads_named_by_date() -> None:
+    ui = make()
+    ui.store.create_folder(NewFolder(name="Biology"))
+    update = ui.dispatch("export-json")
+    assert update.download is not None
+    assert update.download.filename == "lexical-2025-03-04-backup.json"
+    assert update.download.media_type == "application/json"
+    assert json.loads(update.download.data)["folders"][0]["name"] == "Biology"
+    assert update.toast == "Exported lexical-2025-03-04-backup.json (1 KB)"
+    assert ui.dispatch("export-csv").download.filename.endswith("-words.csv")  # type: ignore[union-attr]
+    sqlite = ui.dispatch("export-sqlite").download
+    assert sqlite is not None and sqlite.data.startswith(b"SQLite format 3")
+
+
+def test_a_csv_preview_shows_folders_rows_and_skips_then_imports_as_one_undo() -> None:
+    ui = make()
+    ui.dispatch("transfer")
+    data = b"folder,term,meanings\nBio/Cells,cell,unit\nBio,,orphan meaning\nBio,gene,unit\n"
+    form = preview(ui, "words.csv", data)
+    text = text_content(form)
+    assert "Adds 2 folders and 2 words; leaves out 1 row with problems." in text
+    assert "Folders to create (2)" in text and "Bio › Cells" in text
+    assert "Skipped (1)" in text and "Term must not be empty." in text
+    (skipped,) = find_all(form, lambda e: e.attrs.get("aria-label") == "Skipped rows")
+    assert "3" in [text_content(td) for td in find_all(skipped, lambda e: e.tag == "td")]
+    assert not find_all(form, lambda e: e.attrs.get("type") == "radio")  # CSV only merges
+    update = ui.dispatch("transfer-apply", None, {"mode": "merge"})
+    assert update.error is None and update.close_dialog and update.tree and update.offer_undo
+    assert update.toast is not None and update.toast.startswith("Imported words.csv. Adds 2")
+    assert [f.name for f in ui.store.folders()] == ["Bio", "Cells"]
+    ui.dispatch("undo")
+    assert ui.store.folders() == []
+
+
+def test_a_backup_offers_merge_or_replace_with_what_each_does() -> None:
+    ui = make()
+    source = Store.open()
+    folder = source.create_folder(NewFolder(name="Spanish"))
+    source.add_word(NewWord(folder_id=folder.id, term="hola"))
+    ui.store.create_folder(NewFolder(name="Mine"))
+    form = preview(ui, "backup.json", source.export("json"))
+    radios = find_all(form, lambda e: e.attrs.get("type") == "radio")
+    assert [(r.attrs["value"], "checked" in r.attrs) for r in radios] == [
+        ("merge", True),
+        ("replace", False),
+    ]
+    text = text_content(form)
+    assert "Merge: Adds 1 folder and 1 word." in text
+    assert "Replace: Your workspace becomes this file: 1 folder and 1 word. The 1 folder" in text
+    details = patched(ui.dispatch("transfer-mode", None, {"text": "replace"}))
+    assert "Replace my workspace" in text_content(details)
+    ui.dispatch("transfer-apply", None, {"mode": "replace"})
+    assert [f.name for f in ui.store.folders()] == ["Spanish"]
+
+
+def test_a_hostile_file_is_a_message_and_nothing_changes() -> None:
+    ui = make()
+    ui.store.create_folder(NewFolder(name="Mine"))
+    failure = preview(ui, "deck.apkg", b"PK\x03\x04\x00garbage")
+    assert failure.attrs["role"] == "alert"
+    assert "deck.apkg cannot be imported." in text_content(failure)
+    assert "Nothing was changed." in text_content(failure)
+    update = ui.dispatch("transfer-apply", None, {"mode": "merge"})
+    assert update.error == "Choose a file to import first."
+    assert [f.name for f in ui.store.folders()] == ["Mine"]
+
+
+def test_nothing_new_says_so_and_disables_import() -> None:
+    ui = make()
+    ui.store.create_folder(NewFolder(name="Mine"))
+    form = preview(ui, "same.json", ui.store.export("json"))
+    (button,) = find_all(form, lambda e: e.tag == "button" and e.attrs.get("type") == "submit")
+    assert text_content(button) == "Nothing to import" and "disabled" in button.attrs
+
+
+def test_a_read_only_tab_may_export_but_not_import() -> None:
+    ui = make()
+    ui.read_only = "Read-only here."
+    assert ui.dispatch("export-json").download is not None
+    preview(ui, "w.csv", b"term\nhola\n")
+    assert ui.dispatch("transfer-apply", None, {"mode": "merge"}).error == "Read-only here."
+    assert ui.store.folders() == []
