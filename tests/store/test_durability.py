@@ -271,15 +271,24 @@ async def _persist_with_retries(durability: Durability, changesets: list[Changes
                 continue
 
 
-def test_a_failed_log_write_retried_leaves_no_gap_in_the_log() -> None:
-    backend = FlakyBackend()
-    durability = Durability(backend, snapshot_every=1000)
+def _words_edited(
+    backend: MemoryBackend, every: int, *terms: str
+) -> tuple[Durability, Store, list[Changeset]]:
+    """A booted workspace with one folder holding `terms`, and the changesets not yet saved."""
+    durability = Durability(backend, snapshot_every=every)
     asyncio.run(durability.boot())
     store = durability.store
     emitted: list[Changeset] = []
     store.subscribe(emitted.append)
     folder = store.create_folder(NewFolder(name="F")).id
-    store.add_word(NewWord(folder_id=folder, term="cell"))
+    for term in terms:
+        store.add_word(NewWord(folder_id=folder, term=term))
+    return durability, store, emitted
+
+
+def test_a_failed_log_write_retried_leaves_no_gap_in_the_log() -> None:
+    backend = FlakyBackend()
+    durability, store, emitted = _words_edited(backend, 1000, "cell")
     backend.fail_appends = 2
     asyncio.run(_persist_with_retries(durability, emitted))
     assert sorted(backend.ops) == [1, 2]
@@ -291,14 +300,7 @@ def test_a_failed_log_write_retried_leaves_no_gap_in_the_log() -> None:
 
 def test_a_failed_snapshot_keeps_the_written_entry_and_never_duplicates_it() -> None:
     backend = FlakyBackend()
-    durability = Durability(backend, snapshot_every=2)
-    asyncio.run(durability.boot())
-    store = durability.store
-    emitted: list[Changeset] = []
-    store.subscribe(emitted.append)
-    folder = store.create_folder(NewFolder(name="F")).id
-    store.add_word(NewWord(folder_id=folder, term="cell"))
-    store.add_word(NewWord(folder_id=folder, term="atom"))
+    durability, store, emitted = _words_edited(backend, 2, "cell", "atom")
     backend.fail_snapshots = 1
     asyncio.run(_persist_with_retries(durability, emitted))
     assert [seq for seq, _ in backend.appends] == [1, 2, 3]
