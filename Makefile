@@ -1,22 +1,33 @@
-# Lexical: `make serve` to run it, `make test` to check it. Both set up what they need.
+# Lexical: `make serve` to run it, `make test` to check it, `make bench` to measure it.
+# All of them set up what they need.
 PYTHON ?= python3
 PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 DEPS := $(VENV)/.installed
 
-.PHONY: serve test test-unit test-e2e lint vendor build chromium clean
+.PHONY: serve test test-unit test-e2e lint vendor build chromium clean bench bench-smoke
 
 serve: vendor build
 	$(PYTHON) scripts/serve.py --port $(PORT)
 
-test: lint test-unit test-e2e
+test: lint test-unit test-e2e bench-smoke
 
 test-unit: $(DEPS)
 	$(BIN)/pytest tests
 
 test-e2e: $(DEPS) vendor build chromium
 	$(BIN)/pytest e2e -p no:cacheprovider
+
+# Startup, search, folders, edits and bulk paste at 100,000 words, in Chromium (a few minutes);
+# writes bench/results.json and the table in docs/benchmarks.md. `make bench RUNS=9` for more runs.
+bench: $(DEPS) vendor build chromium
+	$(BIN)/python -m bench $(if $(RUNS),--runs $(RUNS))
+
+# One quick run of every figure on a small workload (part of `make test`, so the bench cannot
+# rot); it checks that every figure is produced, never how fast.
+bench-smoke: $(DEPS) vendor build chromium
+	$(BIN)/python -m bench --smoke
 
 lint: $(DEPS)
 	$(BIN)/ruff check .

@@ -12,6 +12,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from app.browser.dom import by_id, data, found, js_object, replace_children
+from app.browser.timing import measured
 from app.ui.controller import Controller
 
 
@@ -53,7 +54,8 @@ class SearchBox:
         if not query.strip():
             self.close()
             return
-        replace_children(self.list, *self.controller.search(query))
+        with measured("search"):
+            replace_children(self.list, *self.controller.search(query))
         self.list.hidden = False
         self.input.setAttribute("aria-expanded", "true")
         self._select(0 if self._options().length else -1)

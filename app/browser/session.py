@@ -15,6 +15,7 @@ import js  # type: ignore[import-not-found]
 from app.browser.app import Page
 from app.browser.idb import IndexedDbBackend
 from app.browser.tabs import EditChannel, WriterLock
+from app.browser.timing import measured
 from app.saving import SaveQueue, SaveStatus
 from app.store.changes import Changeset
 from app.store.durability import Durability
@@ -40,7 +41,8 @@ class Session:
         self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
 
     async def _persist(self, changeset: Changeset) -> None:
-        self.channel.send(*await self.durability.persist(changeset))
+        with measured("persist"):
+            self.channel.send(*await self.durability.persist(changeset))
 
     def become_writer(self) -> None:
         self.controller.read_only = None
@@ -92,10 +94,12 @@ async def start(stage: Any) -> Session:
     is_writer = await lock.acquire_now()
     backend = await IndexedDbBackend.open()
     durability = Durability(backend)
-    report = await durability.boot()
+    with measured("load-db"):
+        report = await durability.boot()
     session = Session(backend, durability, lock)
     stage(4)
-    session.page.start()
+    with measured("first-render"):
+        session.page.start()
     if is_writer:
         session.become_writer()
     else:

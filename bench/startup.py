@@ -1,0 +1,97 @@
+"""Time to ready, cold and warm, for Lexical and for bare Pyodide loading the same files.
+
+Each run opens a fresh Chromium profile per page kind: the first visit is cold (empty HTTP cache
+and IndexedDB), a second visit in the same profile is warm. The two kinds alternate which goes
+first, so drift on a shared machine hits both alike; ratios are taken within the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Playwright
+
+from bench.browser import app_packages, profile
+from bench.report import Figure, median, summarise
+
+PHASES = ("cold", "warm")
+RATIO_TARGET = 1.15
+Samples = dict[str, list[float]]
+
+
+def _visit(playwright: Playwright, base_url: str, path: str, samples: Samples) -> None:
+    with profile(playwright, base_url) as session:
+        for phase in PHASES:
+            page = session.open(path)
+            info = page.evaluate("__bench.startup()")
+            page.close()
+            samples[f"{phase}:ready"].append(info["ready"])
+            samples[f"{phase}:fcp"].append(info["fcp"])
+            for stage, at in info["stages"].items():
+                samples.setdefault(f"{phase}:stage{stage}", []).append(at)
+
+
+def measure(
+    playwright: Playwright, base_url: str, runs: int, log: Callable[[str], None]
+) -> list[Figure]:
+    paths = {"app": "/", "bare": f"/bench/bare.html?packages={','.join(app_packages())}"}
+    samples: dict[str, Samples] = {
+        kind: {f"{p}:{m}": [] for p in PHASES for m in ("ready", "fcp")} for kind in paths
+    }
+    for run in range(runs):
+        for kind in ("app", "bare") if run % 2 == 0 else ("bare", "app"):
+            _visit(playwright, base_url, paths[kind], samples[kind])
+        last = {kind: samples[kind] for kind in paths}
+        log(
+            f"startup run {run + 1}/{runs} (cold/warm ms): "
+            + ", ".join(
+                f"{k} {v['cold:ready'][-1]:.0f}/{v['warm:ready'][-1]:.0f}" for k, v in last.items()
+            )
+        )
+    return _figures(samples["app"], samples["bare"])
+
+
+def _figures(app: Samples, bare: Samples) -> list[Figure]:
+    figures = []
+    for phase in PHASES:
+        app_ready, bare_ready = app[f"{phase}:ready"], bare[f"{phase}:ready"]
+        per_run = [a / b for a, b in zip(app_ready, bare_ready, strict=True)]
+        figures.append(
+            Figure(
+                f"startup.{phase}.ratio",
+                f"Time to ready, {phase}: app / bare Pyodide",
+                "x",
+                median(app_ready) / median(bare_ready),
+                per_run,
+                RATIO_TARGET,
+                note="ratio of the medians; samples are the per-run ratios",
+            )
+        )
+        figures += [
+            summarise(f"startup.{phase}.app", f"Time to ready, {phase}: app", app_ready),
+            summarise(f"startup.{phase}.bare", f"Time to ready, {phase}: bare Pyodide", bare_ready),
+            summarise(
+                f"startup.{phase}.fcp",
+                f"First contentful paint of the shell, {phase}",
+                app[f"{phase}:fcp"],
+            ),
+        ]
+        figures += [
+            summarise(
+                f"startup.{phase}.stage{stage}",
+                f"App boot stage {stage} reached, {phase}",
+                app[f"{phase}:stage{stage}"],
+                note=STAGES[stage],
+            )
+            for stage in STAGES
+            if app.get(f"{phase}:stage{stage}")
+        ]
+    return figures
+
+
+# The shell's boot stages (index.html): when each became the active one.
+STAGES = {
+    "2": "Python runtime ready (PyScript's py:ready), packages loading",
+    "3": "packages loaded, opening the collection",
+    "4": "collection open, first render",
+}
