@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+import unicodedata
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +19,7 @@ from app.domain import (
     NewNote,
     NewWord,
     WordPatch,
+    _bad_chars,
     parse_input,
     user_message,
 )
@@ -140,3 +144,12 @@ def test_messages_name_fields_as_the_forms_label_them() -> None:
     with pytest.raises(ValidationError) as info:
         NewWord(folder_id=F, term="x", lang="not a tag!")
     assert user_message(info.value).startswith("Language must be a language tag")
+
+
+def test_control_characters_are_exactly_unicode_categories_cc_and_cs() -> None:
+    """The fast regex check agrees with unicodedata on every code point."""
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        control = unicodedata.category(char) in ("Cc", "Cs")
+        assert _bad_chars(char) is control, hex(code)
+        assert _bad_chars(char, lines=True) is (control and char not in "\t\n\r"), hex(code)

@@ -20,6 +20,7 @@ from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
 from app.saving import SaveStatus
 from app.ui.controller import Controller, Update
+from app.ui.nodes import El
 from app.ui.routes import Route
 
 TOAST_SECONDS = 5.0
@@ -56,6 +57,7 @@ class Page:
         self._toast_task: asyncio.Task[None] | None = None
         self._input_task: asyncio.Task[None] | None = None
         self._drag: str | None = None
+        self._tree_shown: El | None = None
         self._proxies: list[Any] = []
         self.search = SearchBox(controller)
         self.shortcuts = Shortcuts(self)
@@ -128,8 +130,9 @@ class Page:
 
     def _render(self, update: Update) -> None:
         tree, main = self.controller.render(tree=update.tree, main=update.main)
-        if tree is not None:
+        if tree is not None and tree != self._tree_shown:  # most edits leave the tree as is
             replace_children(self.tree, tree)
+            self._tree_shown = tree
         if main is not None:
             replace_children(self.main, main)
             word = self.controller.state.route.word_id

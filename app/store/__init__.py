@@ -63,6 +63,10 @@ class Store:
         self._db = db
         self._clock = clock
         self._history = History(db, read_only=read_only)
+        # The folder tree is read on every redraw and costs O(folders + words) to build; it is
+        # kept until a change touches folders or moves, adds or deletes words.
+        self._tree: list[TreeRow] | None = None
+        self._history.subscribe(self._forget_tree)
 
     @classmethod
     def open(cls, path: str = ":memory:", *, read_only: bool = False) -> Store:
@@ -100,7 +104,15 @@ class Store:
         return queries.folder_path(self._db, folder_id)
 
     def folder_tree(self) -> list[TreeRow]:
-        return queries.folder_tree(self._db)
+        if self._history.in_step:  # mid-command (an agent turn): the tree may be changing
+            return queries.folder_tree(self._db)
+        if self._tree is None:
+            self._tree = queries.folder_tree(self._db)
+        return list(self._tree)
+
+    def _forget_tree(self, changeset: Changeset) -> None:
+        if queries.changes_tree(changeset.changes):
+            self._tree = None
 
     def find_folders(self, name: str) -> list[Folder]:
         return queries.find_folders(self._db, name)
@@ -211,4 +223,7 @@ class Store:
         return self._history.subscribe(listener)
 
     def apply_logged(self, changes: Iterable[Change]) -> None:
+        changes = list(changes)
         self._history.apply_logged(changes)
+        if queries.changes_tree(changes):
+            self._tree = None

@@ -150,16 +150,21 @@ class Durability:
 
     async def persist(self, changeset: Changeset) -> tuple[int, str]:
         """Append one log entry for `changeset`; returns its seq and the entry as written
-        (other tabs are sent the same text, so it is encoded only once)."""
+        (other tabs are sent the same text, so it is encoded only once). Once this returns the
+        edit is durable; a snapshot that falls due is left to `snapshot_if_due`, so that
+        writing the whole database never delays "Saved"."""
         self._seq += 1
         seq = self._seq
         entry = encode_entry(seq, changeset)
         await self._backend.append_op(seq, entry)
         self._since_snapshot += 1
         self._bytes_since_snapshot += len(entry)
+        return seq, entry
+
+    async def snapshot_if_due(self) -> None:
+        """Snapshot when enough edits or logged bytes have piled up since the last one."""
         if self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes:
             await self.snapshot()
-        return seq, entry
 
     async def snapshot(self) -> None:
         """Write the whole database into the older slot, then trim the log behind the other."""

@@ -72,6 +72,11 @@ class History:
             listener(changeset)
 
     @property
+    def in_step(self) -> bool:
+        """A step is being recorded: its writes are not committed or emitted yet."""
+        return self._outer is not None
+
+    @property
     def undo_label(self) -> str | None:
         return self._undo[-1].label if self._undo else None
 

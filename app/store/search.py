@@ -7,6 +7,8 @@ or a page of emoji can only ever find less, never raise.
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import unicodedata
 
 from app.domain import FolderId
@@ -41,39 +43,62 @@ def fts_query(text: str) -> str | None:
     return " ".join(f'"{t}"*' for t in found) if found else None
 
 
+# bm25 is computed for every match before the best are kept, so its cost grows with the
+# number of matches (a first letter typed can match a quarter of the collection). Up to this
+# many matches everything is ranked; beyond it, title matches are ranked and the rest follow
+# newest first, which keeps each keystroke's cost bounded.
+RANK_LIMIT = 2_000
+_COLUMNS = f"rowid, title, snippet(search, -1, '{_OPEN}', '{_CLOSE}', '…', 12) AS snip"
+
+
 def search(db: Database, text: str, limit: int = 50) -> list[SearchHit]:
     query = fts_query(text)
     if query is None or limit <= 0:
         return []
-    rows = db.all(
-        f"SELECT rowid, title, snippet(search, -1, '{_OPEN}', '{_CLOSE}', '…', 12) AS snip "
-        f"FROM search WHERE search MATCH ? ORDER BY bm25(search, {_WEIGHTS}) LIMIT ?",
-        (query, limit),
-    )
-    hits = []
-    paths: dict[FolderId, list[str]] = {}
-    for row in rows:
-        kind, item_id = _KINDS[row["rowid"] % 4], row["rowid"] // 4
-        folder_id = _folder_of(db, kind, item_id)
-        if folder_id not in paths:
-            paths[folder_id] = [f.name for f in queries.folder_path(db, folder_id)]
-        hits.append(
-            SearchHit(
-                kind=kind,
-                id=item_id,
-                title=row["title"],
-                snippet=parse_snippet(row["snip"]),
-                folder_id=folder_id,
-                path=paths[folder_id],
-            )
+    rows = _matches(db, query, limit)
+    found = [(_KINDS[row["rowid"] % 4], row["rowid"] // 4) for row in rows]
+    places = _places(db, found)
+    return [
+        SearchHit(
+            kind=kind,
+            id=item_id,
+            title=row["title"],
+            snippet=parse_snippet(row["snip"]),
+            folder_id=places[kind, item_id][0],
+            path=places[kind, item_id][1],
         )
-    return hits
+        for row, (kind, item_id) in zip(rows, found, strict=True)
+    ]
 
 
-def _folder_of(db: Database, kind: str, item_id: int) -> FolderId:
-    if kind == "folder":
-        return FolderId(item_id)
-    return FolderId(db.scalar(f"SELECT folder_id FROM {kind} WHERE id = ?", (item_id,)))
+def _matches(db: Database, query: str, limit: int) -> list[sqlite3.Row]:
+    ranked = f"SELECT {_COLUMNS} FROM search WHERE search MATCH ? ORDER BY bm25(search, {_WEIGHTS})"
+    count = db.scalar("SELECT count(*) FROM search WHERE search MATCH ?", (query,))
+    if count <= RANK_LIMIT:
+        return db.all(f"{ranked} LIMIT ?", (query, limit))
+    in_titles = f"title : ({query})"
+    rows = db.all(f"{ranked} LIMIT ?", (in_titles, limit))
+    if len(rows) < limit:
+        rows += db.all(
+            f"SELECT {_COLUMNS} FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ?",
+            (f"({query}) NOT {in_titles}", limit - len(rows)),
+        )
+    return rows
+
+
+Place = tuple[FolderId, list[str]]
+
+
+def _places(db: Database, found: list[tuple[HitKind, int]]) -> dict[tuple[HitKind, int], Place]:
+    """Each hit's folder (the folder itself for folder hits) and that folder's path, from
+    three queries however many hits there are."""
+    folder_of = {hit: hit[1] for hit in found if hit[0] == "folder"}
+    for kind in ("word", "note"):
+        ids = json.dumps([item_id for k, item_id in found if k == kind])
+        for row in db.all(f"SELECT id, folder_id FROM {kind} WHERE id IN ({queries.IDS})", (ids,)):
+            folder_of[kind, row["id"]] = row["folder_id"]
+    paths = queries.folder_paths(db, set(folder_of.values()))
+    return {hit: (FolderId(folder), paths[folder]) for hit, folder in folder_of.items()}
 
 
 def parse_snippet(marked: str) -> Snippet:

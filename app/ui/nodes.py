@@ -115,9 +115,16 @@ def _check_tag(tag: str) -> None:
         raise ValueError(f"tag not allowed: {tag!r}")
 
 
+# Attribute names come from code, so the same few dozen recur in every render: each is
+# checked once. (Values are checked every time.)
+_NAMES_ALLOWED: set[str] = set()
+
+
 def _check_attr(name: str, value: str) -> None:
-    if not _ATTR_NAME.fullmatch(name) or name.startswith("on") or name in FORBIDDEN_ATTRS:
-        raise ValueError(f"attribute not allowed: {name!r}")
+    if name not in _NAMES_ALLOWED:
+        if not _ATTR_NAME.fullmatch(name) or name.startswith("on") or name in FORBIDDEN_ATTRS:
+            raise ValueError(f"attribute not allowed: {name!r}")
+        _NAMES_ALLOWED.add(name)
     if not isinstance(value, str):
         raise TypeError(f"attribute {name!r} must be str, not {type(value).__name__}")
     if name in URL_ATTRS and not is_safe_href(value):

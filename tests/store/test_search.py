@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -108,3 +110,14 @@ def test_any_query_is_safe(query: str) -> None:
     folder = store.create_folder(NewFolder(name="f"))
     store.add_word(NewWord(folder_id=folder.id, term="word", meanings=["meaning"]))
     assert isinstance(store.search(query), list)
+
+
+def test_broad_queries_rank_title_matches_then_the_newest_others(
+    filled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(importlib.import_module("app.store.search"), "RANK_LIMIT", 1)
+    hits = filled.search("heart")
+    assert [h.title for h in hits] == ["heart", "valve", "Exam", "atrium"]
+    assert [h.title for h in filled.search("heart", limit=2)] == ["heart", "valve"]
+    assert [h.title for h in filled.search("heart upper")] == ["atrium"]
+    assert hits[2].kind == "note" and hits[2].path == ["Medicine"]
