@@ -28,6 +28,10 @@
   probe.ready = (timeoutMs) => Promise.race([ready, new Promise((_, reject) => setTimeout(
     () => reject(new Error("bench: the page did not become ready in time")), timeoutMs))]);
 
+  // PyScript reports its own steps ("Loading interpreter", "Loaded Pyodide", ...).
+  probe.progress = [];
+  window.addEventListener("py:progress", (e) => probe.progress.push([String(e.detail), now()]));
+
   // Boot stages of the static shell (static/boot.js marks them with data-state).
   document.addEventListener("DOMContentLoaded", () => {
     const list = document.querySelector(".boot-stages");
@@ -43,6 +47,7 @@
     ready: probe.readyAt,
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
     stages: probe.stages,
+    progress: probe.progress,
     measures: probe.measures(),
   });
 
@@ -128,8 +133,10 @@
     timed($("#main"), () => document.querySelector(`#main form.add-word[data-folder="${id}"]`),
       `folder ${id}`, () => { location.hash = `#/folder/${id}`; });
 
-  probe.goHome = () =>
-    timed($("#main"), () => !onFolder(), "home", () => { location.hash = "#/"; });
+  probe.goHome = async () => {
+    if (!onFolder()) return { dom: 0, painted: 0 };  // already there: no hashchange comes
+    return timed($("#main"), () => !onFolder(), "home", () => { location.hash = "#/"; });
+  };
 
   // Expand or collapse a folder in the sidebar tree by clicking its toggle.
   probe.toggle = (id) => {

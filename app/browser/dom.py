@@ -13,7 +13,8 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import jsnull, to_js  # type: ignore[import-not-found]
 
-from app.ui.nodes import Node
+from app.ui.diff import Replace, diff
+from app.ui.nodes import El, Node
 
 document = js.document
 
@@ -39,6 +40,35 @@ def replace_children(target: Any, *nodes: Node) -> None:
         for node in nodes:
             fragment.appendChild(to_dom(node))
         target.replaceChildren(fragment)
+
+
+class Region:
+    """A container showing one element tree; each update touches only what changed
+    (app.ui.diff), falling back to a full rebuild if the DOM is not the shape expected."""
+
+    def __init__(self, element: Any) -> None:
+        self.element = element
+        self._shown: El | None = None
+
+    def show(self, view: El) -> None:
+        if self._shown is None or not self._patched(self._shown, view):
+            replace_children(self.element, view)
+        self._shown = view
+
+    def _patched(self, old: El, new: El) -> bool:
+        with measured("dom"):
+            for patch in diff(old, new):
+                node = self.element.firstChild
+                for index in patch.path:
+                    node = node.childNodes.item(index) if found(node) else None
+                if not found(node):
+                    return False
+                if isinstance(patch, Replace):
+                    node.replaceWith(to_dom(patch.node))
+                else:
+                    for child in patch.nodes:
+                        node.appendChild(to_dom(child))
+        return True
 
 
 def by_id(element_id: str) -> Any:
