@@ -44,9 +44,10 @@ def fts_query(text: str) -> str | None:
 
 
 # bm25 is computed for every match before the best are kept, so its cost grows with the
-# number of matches (a first letter typed can match a quarter of the collection). Up to this
-# many matches everything is ranked; beyond it, title matches are ranked and the rest follow
-# newest first, which keeps each keystroke's cost bounded.
+# number of matches (a first letter typed can match a third of the collection). Up to this
+# many matches everything is ranked; beyond it, title matches are ranked (or, if they too are
+# that many, listed newest first) and the other matches follow newest first. That bounds the
+# cost of every keystroke whatever the size of the collection.
 RANK_LIMIT = 2_000
 _COLUMNS = f"rowid, title, snippet(search, -1, '{_OPEN}', '{_CLOSE}', '…', 12) AS snip"
 
@@ -72,18 +73,37 @@ def search(db: Database, text: str, limit: int = 50) -> list[SearchHit]:
 
 
 def _matches(db: Database, query: str, limit: int) -> list[sqlite3.Row]:
-    ranked = f"SELECT {_COLUMNS} FROM search WHERE search MATCH ? ORDER BY bm25(search, {_WEIGHTS})"
-    count = db.scalar("SELECT count(*) FROM search WHERE search MATCH ?", (query,))
-    if count <= RANK_LIMIT:
-        return db.all(f"{ranked} LIMIT ?", (query, limit))
+    if not _more_than(db, query, RANK_LIMIT):
+        return _ranked(db, query, limit)
     in_titles = f"title : ({query})"
-    rows = db.all(f"{ranked} LIMIT ?", (in_titles, limit))
+    if _more_than(db, in_titles, RANK_LIMIT):
+        rows = _newest(db, in_titles, limit)
+    else:
+        rows = _ranked(db, in_titles, limit)
     if len(rows) < limit:
-        rows += db.all(
-            f"SELECT {_COLUMNS} FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ?",
-            (f"({query}) NOT {in_titles}", limit - len(rows)),
-        )
+        rows += _newest(db, f"({query}) NOT {in_titles}", limit - len(rows))
     return rows
+
+
+def _more_than(db: Database, query: str, count: int) -> bool:
+    """Whether `query` has more than `count` matches (counting stops there)."""
+    sql = "SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)"
+    return bool(db.scalar(sql, (query, count + 1)) > count)
+
+
+def _ranked(db: Database, query: str, limit: int) -> list[sqlite3.Row]:
+    return db.all(
+        f"SELECT {_COLUMNS} FROM search WHERE search MATCH ? "
+        f"ORDER BY bm25(search, {_WEIGHTS}) LIMIT ?",
+        (query, limit),
+    )
+
+
+def _newest(db: Database, query: str, limit: int) -> list[sqlite3.Row]:
+    return db.all(
+        f"SELECT {_COLUMNS} FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ?",
+        (query, limit),
+    )
 
 
 Place = tuple[FolderId, list[str]]

@@ -121,3 +121,10 @@ def test_broad_queries_rank_title_matches_then_the_newest_others(
     assert [h.title for h in filled.search("heart", limit=2)] == ["heart", "valve"]
     assert [h.title for h in filled.search("heart upper")] == ["atrium"]
     assert hits[2].kind == "note" and hits[2].path == ["Medicine"]
+
+
+def test_when_even_title_matches_are_too_many_they_come_newest_first(
+    filled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(importlib.import_module("app.store.search"), "RANK_LIMIT", 0)
+    assert [h.title for h in filled.search("c")] == ["café", "Cardiology", "atrium"]
