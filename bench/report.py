@@ -108,7 +108,7 @@ def header(meta: dict[str, Any]) -> str:
             "",
             f"Runtime: {runtime}.",
             "",
-            f"Settings: {settings['runs']} runs per startup figure; workload of "
+            f"Settings: {settings['runs']} run(s) per startup and folder figure; workload of "
             f"{settings['words']:,} words in {settings['folders']:,} folders "
             f"(small one: {settings['small_words']:,} words); {settings['queries']} search "
             f"queries typed one character at a time; {settings['edits']} edits per size.",

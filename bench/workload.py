@@ -67,7 +67,8 @@ class Size:
             words=words,
             folders=folders,
             big_folder=min(5_000, words // 20),
-            bulk=min(10_000, words // 10),
+            # At least enough to log over a megabyte, so a snapshot follows even in the smoke run.
+            bulk=min(10_000, max(3_000, words // 10)),
             queries=40 if words >= 10_000 else 8,
         )
 

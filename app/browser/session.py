@@ -58,12 +58,13 @@ class Session:
         self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
 
     async def _persist(self, changeset: Changeset) -> None:
-        with measured("persist"):
-            self.channel.send(*await self.durability.persist(changeset))
+        self.channel.send(*await self.durability.persist(changeset))
 
     async def _snapshot_if_due(self) -> None:
         # Looked up each time: a promoted tab replaces its durability object.
-        await self.durability.snapshot_if_due()
+        if self.durability.snapshot_due:
+            with measured("snapshot"):
+                await self.durability.snapshot()
 
     def become_writer(self) -> None:
         self.controller.read_only = None

@@ -161,9 +161,13 @@ class Durability:
         self._bytes_since_snapshot += len(entry)
         return seq, entry
 
+    @property
+    def snapshot_due(self) -> bool:
+        """Enough edits or logged bytes have piled up since the last snapshot."""
+        return self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes
+
     async def snapshot_if_due(self) -> None:
-        """Snapshot when enough edits or logged bytes have piled up since the last one."""
-        if self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes:
+        if self.snapshot_due:
             await self.snapshot()
 
     async def snapshot(self) -> None:

@@ -48,8 +48,8 @@ def test_queries_and_bulk_text_fit_the_size(workload: Workload) -> None:
     assert len(workload.queries) == workload.size.queries
     assert all(q.strip() for q in workload.queries)
     preview = parse_bulk(workload.bulk_text)
-    assert len(preview.rows) == workload.size.bulk == 200
-    assert preview.count("ok") == 200
+    assert len(preview.rows) == workload.size.bulk == 3_000
+    assert preview.count("ok") == 3_000
 
 
 def test_the_same_size_gives_the_same_workload(workload: Workload) -> None:
