@@ -133,7 +133,7 @@ Lang = Annotated[str, AfterValidator(check_lang)]
 
 
 class _ReadModel(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class Folder(_ReadModel):
@@ -171,7 +171,7 @@ class Note(_ReadModel):
 
 
 class _Input(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class _Patch(_Input):

@@ -4,7 +4,7 @@
 // so Playwright's round trips never count. "painted" adds the frame that draws it.
 (() => {
   const now = () => performance.now();
-  const probe = { readyAt: null, stages: {} };
+  const probe = { readyAt: null };
   window.__bench = probe;
 
   // Time to ready: when the page sets data-ready="true" on <html> (which does not exist yet
@@ -32,21 +32,14 @@
   probe.progress = [];
   window.addEventListener("py:progress", (e) => probe.progress.push([String(e.detail), now()]));
 
-  // Boot stages of the static shell (static/boot.js marks them with data-state).
-  document.addEventListener("DOMContentLoaded", () => {
-    const list = document.querySelector(".boot-stages");
-    if (!list) return;
-    new MutationObserver(() => {
-      for (const li of list.querySelectorAll("li[data-state='active']")) {
-        probe.stages[li.dataset.stage] ??= now();
-      }
-    }).observe(list, { attributes: true, subtree: true, attributeFilter: ["data-state"] });
-  });
-
   probe.startup = () => ({
     ready: probe.readyAt,
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
-    stages: probe.stages,
+    runtime: performance.getEntriesByName("bare:runtime")[0]?.startTime ?? null,
+    // Boot stages of the shell (static/boot.js marks each as it shows it).
+    stages: Object.fromEntries(performance.getEntriesByType("mark")
+      .filter((m) => m.name.startsWith("lexical:stage-"))
+      .map((m) => [m.name.slice("lexical:stage-".length), m.startTime])),
     progress: probe.progress,
     measures: probe.measures(),
   });

@@ -1,14 +1,19 @@
 """Pack the app/ package into static/build/app.zip, the one file PyScript unpacks at startup.
 
 One archive is one request instead of dozens, and the list of Python files can never drift
-from what is on disk. The archive is deterministic (sorted names, fixed timestamps), so its
-hash changes only when the code does.
+from what is on disk. It also carries the modules compiled for the browser's Python
+(scripts/pycompile.py), so startup does not compile them again on every load. The archive is
+deterministic (sorted names, fixed timestamps), so its hash changes only when the code does.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import zipfile
 from pathlib import Path
+
+from pycompile import compile_trees  # scripts/ is on the path when run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "app"
@@ -23,11 +28,19 @@ def python_files() -> list[Path]:
 def main() -> None:
     TARGET.parent.mkdir(parents=True, exist_ok=True)
     partial = TARGET.with_suffix(".tmp")
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+    with tempfile.TemporaryDirectory() as tmp:
+        staged = Path(tmp) / "app"
         for path in python_files():
-            info = zipfile.ZipInfo(str(path.relative_to(ROOT)), date_time=EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
+            copy = staged / path.relative_to(SOURCE)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, copy)
+        # PyScript unpacks the archive into the home directory, /home/pyodide.
+        compile_trees([(staged, "/home/pyodide/app")])
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(p for p in staged.rglob("*") if p.is_file()):
+                info = zipfile.ZipInfo(str(path.relative_to(staged.parent)), date_time=EPOCH)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
     partial.replace(TARGET)
 
 

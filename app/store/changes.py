@@ -25,7 +25,7 @@ Row = dict[str, int | str | None]
 class Change(BaseModel):
     """One row written: `old` is None for an insert, `new` is None for a delete."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     table: Table
     op: Op
     old: Row | None = None
@@ -35,7 +35,7 @@ class Change(BaseModel):
 class Changeset(BaseModel):
     """Everything one user-visible step wrote, with the label shown in Undo/Redo menus."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     label: str
     changes: list[Change]
 

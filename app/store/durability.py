@@ -24,7 +24,7 @@ SLOTS = (0, 1)
 
 
 class SnapshotRecord(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     slot: int
     seq: int  # the last log entry contained in this snapshot
     schema_version: int
@@ -61,7 +61,7 @@ class DurableBackend(Protocol):
 
 
 class BootReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     snapshot_seq: int | None  # which snapshot was used (None: started from an empty database)
     replayed: int  # edits replayed from the log on top of it
     seq: int  # the last edit now contained in the workspace
