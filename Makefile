@@ -43,7 +43,8 @@ $(DEPS): requirements-dev.txt
 vendor:
 	$(PYTHON) scripts/vendor.py
 
-build:
+# app.zip carries bytecode compiled by the vendored Pyodide (scripts/pycompile.py), hence vendor.
+build: vendor
 	$(PYTHON) scripts/build.py
 
 # Playwright drives Debian's Chromium (its own browser download cannot work offline).
