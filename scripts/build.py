@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import zipfile
 from pathlib import Path
 
-from pycompile import compile_trees  # scripts/ is on the path when run as a script
+from pycompile import compile_trees, zip_tree  # scripts/ is on the path when run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "app"
 TARGET = ROOT / "static" / "build" / "app.zip"
-EPOCH = (2020, 1, 1, 0, 0, 0)
 
 
 def python_files() -> list[Path]:
@@ -36,11 +34,7 @@ def main() -> None:
             shutil.copyfile(path, copy)
         # PyScript unpacks the archive into the home directory, /home/pyodide.
         compile_trees([(staged, "/home/pyodide/app")])
-        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
-            for path in sorted(p for p in staged.rglob("*") if p.is_file()):
-                info = zipfile.ZipInfo(str(path.relative_to(staged.parent)), date_time=EPOCH)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                archive.writestr(info, path.read_bytes())
+        zip_tree(staged, partial, names_from=staged.parent)
     partial.replace(TARGET)
 
 

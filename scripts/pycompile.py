@@ -1,4 +1,5 @@
-"""Compile Python sources ahead of time for the browser's Python (the vendored Pyodide).
+"""Compile Python sources ahead of time for the browser's Python (the vendored Pyodide), and
+pack the compiled trees into deterministic zips (the wheels and app.zip that ship them).
 
 Pyodide starts every page load with an empty in-memory file system, so each module imported at
 startup is compiled from source again, every time: for pydantic that is about half of its
@@ -14,10 +15,12 @@ import json
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"
+EPOCH = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same files always give the same zip
 
 # Each tree is mounted into Pyodide's file system and compiled with `shown_as` as the directory
 # tracebacks name (where the files live in the browser). Files that do not compile on their own
@@ -54,3 +57,13 @@ def compile_trees(trees: list[tuple[Path, str]]) -> None:
         check=True,
         stdout=subprocess.DEVNULL,
     )
+
+
+def zip_tree(tree: Path, target: Path, *, names_from: Path) -> None:
+    """Zip every file under `tree`, named relative to `names_from`, sorted, with fixed
+    timestamps, so the archive's hash changes only when its contents do."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(p for p in tree.rglob("*") if p.is_file()):
+            info = zipfile.ZipInfo(str(path.relative_to(names_from)), date_time=EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())

@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from pycompile import compile_trees  # scripts/ is on the path when run as a script
+from pycompile import compile_trees, zip_tree  # scripts/ is on the path when run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "vendor.lock.json"
@@ -29,7 +29,6 @@ STAMP = ROOT / "static" / "vendor" / ".stamp"
 # Bumped when the layout of static/vendor changes for the same lock (e.g. compiled wheels).
 LAYOUT = "pyc-1"
 SITE_PACKAGES = "/lib/python3.14/site-packages"  # where Pyodide installs them, for tracebacks
-EPOCH = (2020, 1, 1, 0, 0, 0)
 
 
 def sha256(path: Path) -> str:
@@ -129,19 +128,10 @@ def place_wheels(section: dict[str, Any]) -> None:
         compile_trees([(tree, SITE_PACKAGES) for tree in trees.values()])
         for spec in section["packages"]:
             shipped = dest / spec["file"]
-            rezip(trees[spec["file"]], shipped)
+            zip_tree(trees[spec["file"]], shipped, names_from=trees[spec["file"]])
             entry = lock_entry(spec, packages.get(spec["name"]))
             packages[spec["name"]] = {**entry, "sha256": sha256(shipped)}
     lock_path.write_text(json.dumps(pyodide_lock, indent=1, sort_keys=True))
-
-
-def rezip(tree: Path, target: Path) -> None:
-    """A deterministic zip of `tree` (sorted names, fixed timestamps)."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(p for p in tree.rglob("*") if p.is_file()):
-            info = zipfile.ZipInfo(str(path.relative_to(tree)), date_time=EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
 
 
 def main() -> None:
