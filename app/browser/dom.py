@@ -1,7 +1,9 @@
-"""Turn the safe element tree (app.ui.nodes) into DOM nodes.
+"""Turn the safe element tree (app.ui.nodes) into DOM nodes, and keep page regions up to date
+by patching only what changed between two renders (app.ui.diff).
 
 Only createElement, setAttribute and createTextNode are used, never innerHTML, so text from
-users or models can never become markup.
+users or models can never become markup. Also: small DOM helpers, and `measured` spans on the
+browser's performance timeline.
 """
 
 from __future__ import annotations
@@ -96,7 +98,7 @@ def js_object(**values: Any) -> Any:
 def measured(name: str) -> Iterator[None]:
     """A span on the browser's performance timeline, `performance.measure("lexical:<name>")`:
     visible in the DevTools Performance panel and read by `make bench` to split a figure into
-    its parts (database load, first render, DOM building, each log write). About a
+    its parts (database load, first render, search, DOM building, snapshots). About a
     microsecond each, so they stay on."""
     start = js.performance.now()
     try:

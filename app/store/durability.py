@@ -151,8 +151,8 @@ class Durability:
     async def persist(self, changeset: Changeset) -> tuple[int, str]:
         """Append one log entry for `changeset`; returns its seq and the entry as written
         (other tabs are sent the same text, so it is encoded only once). Once this returns the
-        edit is durable; a snapshot that falls due is left to `snapshot_if_due`, so that
-        writing the whole database never delays "Saved"."""
+        edit is durable; a snapshot that falls due (`snapshot_due`) is left to the caller, so
+        that writing the whole database never delays "Saved"."""
         self._seq += 1
         seq = self._seq
         entry = encode_entry(seq, changeset)
@@ -165,10 +165,6 @@ class Durability:
     def snapshot_due(self) -> bool:
         """Enough edits or logged bytes have piled up since the last snapshot."""
         return self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes
-
-    async def snapshot_if_due(self) -> None:
-        if self.snapshot_due:
-            await self.snapshot()
 
     async def snapshot(self) -> None:
         """Write the whole database into the older slot, then trim the log behind the other."""

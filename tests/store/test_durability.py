@@ -78,7 +78,8 @@ async def _session(
         pending.clear()
         # What the save queue does once "Saved" is shown; a kill may come before or after it.
         before = copy.deepcopy(backend.snapshots)
-        await durability.snapshot_if_due()
+        if durability.snapshot_due:
+            await durability.snapshot()
         if backend.snapshots != before:
             states.append(states[-1])
             backends.append(copy.deepcopy(backend))
@@ -242,7 +243,8 @@ def test_a_big_log_entry_triggers_a_snapshot_so_boot_need_not_replay_it() -> Non
         seq, entry = asyncio.run(durability.persist(changeset))
         assert decode_entry(entry) == (seq, changeset)
     assert backend.snapshots == {}  # the edit is saved before any snapshot is written
-    asyncio.run(durability.snapshot_if_due())
+    assert durability.snapshot_due
+    asyncio.run(durability.snapshot())
     assert len(backend.snapshots) == 1
     rebooted = Durability(backend)
     report = asyncio.run(rebooted.boot())
