@@ -1,4 +1,5 @@
-# Lexical: `make serve` to run it, `make test` to check it. Both set up what they need.
+# Lexical: `make serve` to run it, `make test` to check it, `make bench` to measure it.
+# All of them set up what they need.
 PYTHON ?= python3
 PORT ?= 8000
 VENV := .venv
@@ -6,18 +7,28 @@ BIN := $(VENV)/bin
 DEPS := $(VENV)/.installed
 NODE_DEPS := node_modules/.installed
 
-.PHONY: serve test test-unit test-e2e lint vendor build chromium node-deps clean
+.PHONY: serve test test-unit test-e2e lint vendor build chromium node-deps clean bench bench-smoke
 
 serve: vendor build
 	$(PYTHON) scripts/serve.py --port $(PORT)
 
-test: lint test-unit test-e2e
+test: lint test-unit test-e2e bench-smoke
 
 test-unit: $(DEPS) $(NODE_DEPS)
 	$(BIN)/pytest tests
 
 test-e2e: $(DEPS) $(NODE_DEPS) vendor build chromium
 	$(BIN)/pytest e2e -p no:cacheprovider
+
+# Startup, search, folders, edits and bulk paste at 100,000 words, in Chromium (a few minutes);
+# writes bench/results.json and the table in docs/benchmarks.md. `make bench RUNS=9` for more runs.
+bench: $(DEPS) vendor build chromium
+	$(BIN)/python -m bench $(if $(RUNS),--runs $(RUNS))
+
+# One quick run of every figure on a small workload (part of `make test`, so the bench cannot
+# rot); it checks that every figure is produced, never how fast.
+bench-smoke: $(DEPS) vendor build chromium
+	$(BIN)/python -m bench --smoke
 
 lint: $(DEPS)
 	$(BIN)/ruff check .
@@ -40,7 +51,8 @@ $(NODE_DEPS): package.json package-lock.json
 vendor:
 	$(PYTHON) scripts/vendor.py
 
-# The app's zip, the manifest icons and the service worker's precache list (from the runtime files).
+# The app's zip (with bytecode compiled by the vendored Pyodide, hence vendor), the manifest
+# icons and the service worker's precache list (from the runtime files).
 build: vendor
 	$(PYTHON) scripts/build.py
 

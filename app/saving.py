@@ -9,16 +9,18 @@ while the tab stays open.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from app.domain import LexicalError
 from app.store.changes import Changeset
 
 SaveState = Literal["saving", "saved", "error"]
 RETRY_SECONDS = 5.0
+IDLE_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,13 @@ class SaveStatus:
 
 
 class SaveQueue:
-    """Serialises `persist` calls and reports progress through `on_status`."""
+    """Serialises `persist` calls and reports progress through `on_status`.
+
+    `start` runs the writer task; the browser starts it eagerly, so the first write is
+    already on its way to storage while the page redraws after the edit. `when_saved` is
+    housekeeping (a snapshot) that runs once "Saved" is shown and editing has paused for
+    `idle_seconds`, so it never delays "Saved" nor interrupts a burst of edits.
+    """
 
     def __init__(
         self,
@@ -36,12 +44,20 @@ class SaveQueue:
         on_status: Callable[[SaveStatus], None],
         *,
         retry_seconds: float = RETRY_SECONDS,
+        when_saved: Callable[[], Awaitable[None]] | None = None,
+        idle_seconds: float = IDLE_SECONDS,
+        start: Callable[[Coroutine[Any, Any, None]], asyncio.Future[None]] = asyncio.ensure_future,
     ) -> None:
         self._persist = persist
         self._on_status = on_status
         self._retry = retry_seconds
+        self._when_saved = when_saved
+        self._idle = idle_seconds
+        self._start = start
         self._pending: deque[Changeset] = deque()
-        self._worker: asyncio.Task[None] | None = None
+        self._worker: asyncio.Future[None] | None = None
+        self._chore: asyncio.Future[None] | None = None
+        self._chore_waiting = False
 
     @property
     def pending(self) -> int:
@@ -50,15 +66,20 @@ class SaveQueue:
     def push(self, changeset: Changeset) -> None:
         self._pending.append(changeset)
         self._on_status(SaveStatus("saving", "Saving…"))
+        if self._chore is not None and self._chore_waiting:
+            self._chore.cancel()  # still editing: the housekeeping waits for the next pause
         if self._worker is None or self._worker.done():
-            self._worker = asyncio.ensure_future(self._drain())
+            self._worker = self._start(self._drain())
 
     async def flush(self) -> None:
-        """Wait until everything queued so far is written (or has failed once)."""
-        if self._worker is not None:
-            await asyncio.shield(self._worker)
+        """Wait until everything queued so far is written (or has failed once) and any
+        housekeeping that follows is done."""
+        while running := [t for t in (self._worker, self._chore) if t and not t.done()]:
+            await asyncio.wait(running)
 
     async def _drain(self) -> None:
+        if self._chore is not None and not self._chore.done() and not self._chore_waiting:
+            await asyncio.wait([self._chore])  # a snapshot is being written: writes wait
         while self._pending:
             try:
                 await self._persist(self._pending[0])
@@ -74,3 +95,16 @@ class SaveQueue:
                 continue
             self._pending.popleft()
         self._on_status(SaveStatus("saved", "Saved"))
+        if self._when_saved is not None:
+            self._chore = asyncio.ensure_future(self._housekeep(self._when_saved))
+
+    async def _housekeep(self, chore: Callable[[], Awaitable[None]]) -> None:
+        self._chore_waiting = True
+        try:
+            await asyncio.sleep(self._idle)
+        finally:
+            self._chore_waiting = False
+        # Every edit is in the log already: a failure here loses nothing, and the housekeeping
+        # is tried again after the next edit.
+        with contextlib.suppress(LexicalError):
+            await chore()

@@ -2,8 +2,9 @@
 
 - static/build/app.zip: the app/ package, the one file PyScript unpacks at startup. One
   archive is one request instead of dozens, and the list of Python files can never drift from
-  what is on disk. It is deterministic (sorted names, fixed timestamps), so its hash changes
-  only when the code does.
+  what is on disk. It also carries the modules compiled for the browser's Python
+  (scripts/pycompile.py), so startup does not compile them again on every load. It is
+  deterministic (sorted names, fixed timestamps), so its hash changes only when the code does.
 - static/build/icons/: the manifest's PNG icons, rendered from static/icon.svg (icons.py).
 - static/build/precache.js: the files the service worker keeps for offline use and the
   cache version, derived from those files (precache.py). Written last: it hashes the others.
@@ -14,14 +15,15 @@
 from __future__ import annotations
 
 import argparse
-import zipfile
+import shutil
+import tempfile
 from pathlib import Path
 
-import icons
+import icons  # scripts/ is on the path when run as a script
 import precache
+from pycompile import compile_trees, zip_tree
 
 ROOT = Path(__file__).resolve().parent.parent
-EPOCH = (2020, 1, 1, 0, 0, 0)
 
 
 def python_files(source: Path) -> list[Path]:
@@ -29,14 +31,19 @@ def python_files(source: Path) -> list[Path]:
 
 
 def write_app_zip(root: Path) -> None:
+    source = root / "app"
     target = root / "static" / "build" / "app.zip"
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".tmp")
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in python_files(root / "app"):
-            info = zipfile.ZipInfo(str(path.relative_to(root)), date_time=EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
+    with tempfile.TemporaryDirectory() as tmp:
+        staged = Path(tmp) / "app"
+        for path in python_files(source):
+            copy = staged / path.relative_to(source)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, copy)
+        # PyScript unpacks the archive into the home directory, /home/pyodide.
+        compile_trees([(staged, "/home/pyodide/app")])
+        zip_tree(staged, partial, names_from=staged.parent)
     partial.replace(target)
 
 

@@ -15,13 +15,20 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
+
+from pycompile import compile_trees, zip_tree  # scripts/ is on the path when run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "vendor.lock.json"
 CACHE = ROOT / ".cache" / "vendor"
 STAMP = ROOT / "static" / "vendor" / ".stamp"
+# Bumped when the layout of static/vendor changes for the same lock (e.g. compiled wheels).
+LAYOUT = "pyc-1"
+SITE_PACKAGES = "/lib/python3.14/site-packages"  # where Pyodide installs them, for tracebacks
 
 
 def sha256(path: Path) -> str:
@@ -107,19 +114,29 @@ def lock_entry(spec: dict[str, Any], previous: dict[str, Any] | None) -> dict[st
 
 
 def place_wheels(section: dict[str, Any]) -> None:
+    """Ship each verified wheel with its modules compiled for Pyodide added (pycompile.py),
+    and record the shipped file's sha256 in Pyodide's lock, which loadPackage checks."""
     dest = ROOT / section["to"]
     lock_path = dest / "pyodide-lock.json"
     pyodide_lock = json.loads(lock_path.read_text())
     packages = pyodide_lock["packages"]
-    for spec in section["packages"]:
-        shutil.copyfile(wheel(spec, section["pip_platform"]), dest / spec["file"])
-        packages[spec["name"]] = lock_entry(spec, packages.get(spec["name"]))
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {spec["file"]: Path(tmp) / spec["name"] for spec in section["packages"]}
+        for spec in section["packages"]:
+            with zipfile.ZipFile(wheel(spec, section["pip_platform"])) as archive:
+                archive.extractall(trees[spec["file"]])
+        compile_trees([(tree, SITE_PACKAGES) for tree in trees.values()])
+        for spec in section["packages"]:
+            shipped = dest / spec["file"]
+            zip_tree(trees[spec["file"]], shipped, names_from=trees[spec["file"]])
+            entry = lock_entry(spec, packages.get(spec["name"]))
+            packages[spec["name"]] = {**entry, "sha256": sha256(shipped)}
     lock_path.write_text(json.dumps(pyodide_lock, indent=1, sort_keys=True))
 
 
 def main() -> None:
     lock_text = LOCK.read_text()
-    lock_digest = hashlib.sha256(lock_text.encode()).hexdigest()
+    lock_digest = hashlib.sha256((lock_text + LAYOUT).encode()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == lock_digest:
         return
     lock = json.loads(lock_text)

@@ -4,6 +4,7 @@ const progress = document.getElementById("boot-progress");
 const errorBox = document.getElementById("boot-error");
 
 export function showStage(n) {
+  performance.mark(`lexical:stage-${n}`);  // startup breakdown for DevTools and make bench
   progress.value = n;
   for (const li of stages) {
     const s = Number(li.dataset.stage);

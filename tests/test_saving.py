@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from app.domain import LexicalError
 from app.saving import SaveQueue, SaveStatus
@@ -56,3 +57,58 @@ def test_failure_is_reported_and_retried_without_reordering() -> None:
     assert written == ["a", "b"]
     assert any(s.state == "error" and "storage is full" in s.message for s in statuses)
     assert statuses[-1].state == "saved"
+
+
+def test_housekeeping_runs_after_saved_and_edits_meanwhile_are_saved_too() -> None:
+    written: list[str] = []
+    statuses: list[SaveStatus] = []
+    chores: list[str] = []
+
+    async def persist(cs: Changeset) -> None:
+        written.append(cs.label)
+
+    async def run() -> None:
+        queue: SaveQueue
+
+        async def snapshot() -> None:
+            chores.append(statuses[-1].state)  # "Saved" is already on screen
+            if len(chores) == 1:
+                queue.push(changeset("during"))
+                raise LexicalError("snapshot failed")  # nothing lost: retried next time
+
+        queue = SaveQueue(persist, statuses.append, when_saved=snapshot, idle_seconds=0)
+        queue.push(changeset("a"))
+        await queue.flush()
+
+    asyncio.run(run())
+    assert written == ["a", "during"]
+    assert chores == ["saved", "saved"]
+    assert statuses[-1].state == "saved"
+
+
+def test_housekeeping_waits_for_a_pause_and_the_writer_starts_through_the_factory() -> None:
+    events: list[str] = []
+
+    async def persist(cs: Changeset) -> None:
+        events.append(cs.label)
+
+    async def snapshot() -> None:
+        events.append("snapshot")
+
+    def start(coro: Any) -> asyncio.Future[None]:
+        events.append("start")
+        return asyncio.ensure_future(coro)
+
+    async def run() -> None:
+        queue = SaveQueue(
+            persist, lambda _s: None, when_saved=snapshot, idle_seconds=0.2, start=start
+        )
+        queue.push(changeset("a"))
+        await asyncio.sleep(0.01)
+        queue.push(changeset("b"))  # within the pause: written at once, no snapshot between
+        await asyncio.sleep(0.01)
+        assert events == ["start", "a", "start", "b"]
+        await queue.flush()
+
+    asyncio.run(run())
+    assert events == ["start", "a", "start", "b", "snapshot"]

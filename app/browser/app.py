@@ -16,7 +16,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from app.browser.dom import by_id, data, found, js_object, replace_children
+from app.browser.dom import Region, by_id, data, found, js_object, replace_children
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
 from app.browser.transfer import TransferGlue, save_download
@@ -50,6 +50,9 @@ class Page:
         self.controller = controller
         self.tree = by_id("tree")
         self.main = by_id("main")
+        # Redraws patch these regions: an edit replaces one row, not the whole folder.
+        self.tree_region = Region(self.tree)
+        self.main_region = Region(self.main)
         self.dialog = by_id("dialog")
         self.toast = by_id("toast")
         self.status = by_id("save-status")
@@ -144,9 +147,9 @@ class Page:
     def _render(self, update: Update) -> None:
         tree, main = self.controller.render(tree=update.tree, main=update.main)
         if tree is not None:
-            replace_children(self.tree, tree)
+            self.tree_region.show(tree)
         if main is not None:
-            replace_children(self.main, main)
+            self.main_region.show(main)
             word = self.controller.state.route.word_id
             target = by_id(f"word-{word}") if word is not None else None
             if found(target):

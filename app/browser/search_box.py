@@ -11,7 +11,7 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from app.browser.dom import by_id, data, found, js_object, replace_children
+from app.browser.dom import by_id, data, found, js_object, measured, replace_children
 from app.ui.controller import Controller
 
 
@@ -53,20 +53,29 @@ class SearchBox:
         if not query.strip():
             self.close()
             return
-        replace_children(self.list, *self.controller.search(query))
+        navigated = self._active > 0
+        with measured("search"):
+            replace_children(self.list, *self.controller.search(query))
         self.list.hidden = False
         self.input.setAttribute("aria-expanded", "true")
-        self._select(0 if self._options().length else -1)
+        # Fresh results start unselected: select the first without scrolling to it, which
+        # would force a layout on every keystroke; only a list moved by the arrows goes back up.
+        if navigated:
+            self.list.scrollTop = 0
+        self._active = -1
+        self._select(0 if self._options().length else -1, scroll=False)
 
-    def _select(self, index: int) -> None:
+    def _select(self, index: int, *, scroll: bool = True) -> None:
         options = self._options()
-        for i in range(options.length):
-            options.item(i).setAttribute("aria-selected", "true" if i == index else "false")
+        for i in {self._active, index}:  # only the two options whose state changes
+            if 0 <= i < options.length:
+                options.item(i).setAttribute("aria-selected", "true" if i == index else "false")
         self._active = index
         if index >= 0:
             option = options.item(index)
             self.input.setAttribute("aria-activedescendant", option.id)
-            option.scrollIntoView(js_object(block="nearest"))
+            if scroll:
+                option.scrollIntoView(js_object(block="nearest"))
         else:
             self.input.removeAttribute("aria-activedescendant")
 

@@ -8,12 +8,14 @@ state) when the writing tab closes.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from typing import Any
 
 import js  # type: ignore[import-not-found]
 
 from app.browser.app import Page
 from app.browser.assistant import Assistant
+from app.browser.dom import measured
 from app.browser.idb import IndexedDbBackend
 from app.browser.network import NetworkStatus
 from app.browser.tabs import EditChannel, WriterLock
@@ -29,6 +31,17 @@ READ_ONLY = (
 )
 
 
+def _start_now(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    """Run `coro` up to its first wait right away, so an edit's log write is already on its
+    way to IndexedDB while the page redraws. JS event handlers run without a running loop
+    under Pyodide's stack switching, so the WebLoop is registered first (as it does itself
+    before each callback it runs)."""
+    loop = asyncio.get_event_loop()
+    if asyncio._get_running_loop() is None:
+        asyncio._set_running_loop(loop)
+    return asyncio.Task(coro, loop=loop, eager_start=True)
+
+
 class Session:
     def __init__(self, backend: IndexedDbBackend, durability: Durability, lock: WriterLock) -> None:
         self.backend = backend
@@ -38,13 +51,24 @@ class Session:
         self.network = NetworkStatus(self.page.listen)
         self.lock = lock
         self.channel = EditChannel(self._on_broadcast)
-        self.queue = SaveQueue(self._persist, self.page.show_status)
+        self.queue = SaveQueue(
+            self._persist,
+            self.page.show_status,
+            when_saved=self._snapshot_if_due,
+            start=_start_now,
+        )
         self._followed = durability.seq
         self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
         self.assistant: Assistant | None = None
 
     async def _persist(self, changeset: Changeset) -> None:
         self.channel.send(*await self.durability.persist(changeset))
+
+    async def _snapshot_if_due(self) -> None:
+        # Looked up each time: a promoted tab replaces its durability object.
+        if self.durability.snapshot_due:
+            with measured("snapshot"):
+                await self.durability.snapshot()
 
     def become_writer(self) -> None:
         self.controller.read_only = None
@@ -96,10 +120,12 @@ async def start(stage: Any) -> Session:
     is_writer = await lock.acquire_now()
     backend = await IndexedDbBackend.open()
     durability = Durability(backend)
-    report = await durability.boot()
+    with measured("load-db"):
+        report = await durability.boot()
     session = Session(backend, durability, lock)
     stage(4)
-    session.page.start()
+    with measured("first-render"):
+        session.page.start()
     session.assistant = Assistant(session.page)
     session.assistant.start()
     if is_writer:

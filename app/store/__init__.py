@@ -70,7 +70,13 @@ class Store:
         self._clock = clock
         self._history = History(db, read_only=read_only)
         self.conversations = Conversations(db, self._history, clock)
-        self._tree: tuple[int, list[TreeRow]] | None = None
+        # The folder tree is read on every redraw and by every agent request, and costs
+        # O(folders + words) to build. Between steps it is kept until a change touches folders or
+        # moves, adds or deletes words. Inside a step (an agent turn) it is keyed on the history's
+        # write count instead, since the step's writes are not emitted until it ends (and may be
+        # rolled back).
+        self._tree: tuple[int | None, list[TreeRow]] | None = None
+        self._history.subscribe(self._forget_tree)
 
     @classmethod
     def open(cls, path: str = ":memory:", *, read_only: bool = False) -> Store:
@@ -108,11 +114,16 @@ class Store:
         return queries.folder_path(self._db, folder_id)
 
     def folder_tree(self) -> list[TreeRow]:
-        """Every folder with counts; kept until the next write, since the sidebar and every
-        agent request read it."""
-        if self._tree is None or self._tree[0] != self._history.version:
-            self._tree = (self._history.version, queries.folder_tree(self._db))
+        """Every folder with counts; kept between writes, since the sidebar and every agent
+        request read it."""
+        key = self._history.version if self._history.busy else None
+        if self._tree is None or self._tree[0] != key:
+            self._tree = (key, queries.folder_tree(self._db))
         return list(self._tree[1])
+
+    def _forget_tree(self, changeset: Changeset) -> None:
+        if queries.changes_tree(changeset.changes):
+            self._tree = None
 
     def find_folders(self, name: str) -> list[Folder]:
         return queries.find_folders(self._db, name)
@@ -252,4 +263,7 @@ class Store:
         return self._history.subscribe(listener)
 
     def apply_logged(self, changes: Iterable[Change]) -> None:
+        changes = list(changes)
         self._history.apply_logged(changes)
+        if queries.changes_tree(changes):
+            self._tree = None

@@ -33,7 +33,7 @@ BATCH = 16  # below this many rows in a run, one statement per row is cheaper th
 class Change(BaseModel):
     """One row written: `old` is None for an insert, `new` is None for a delete."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     table: Table
     op: Op
     old: Row | None = None
@@ -43,7 +43,7 @@ class Change(BaseModel):
 class Changeset(BaseModel):
     """Everything one user-visible step wrote, with the label shown in Undo/Redo menus."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     label: str
     changes: list[Change]
 

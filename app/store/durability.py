@@ -9,7 +9,6 @@ the previous one plus the log. Boot never silently starts empty: every problem i
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import sqlite3
 from typing import Protocol
@@ -25,7 +24,7 @@ SLOTS = (0, 1)
 
 
 class SnapshotRecord(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     slot: int
     seq: int  # the last log entry contained in this snapshot
     schema_version: int
@@ -62,7 +61,7 @@ class DurableBackend(Protocol):
 
 
 class BootReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     snapshot_seq: int | None  # which snapshot was used (None: started from an empty database)
     replayed: int  # edits replayed from the log on top of it
     seq: int  # the last edit now contained in the workspace
@@ -151,7 +150,9 @@ class Durability:
 
     async def persist(self, changeset: Changeset) -> tuple[int, str]:
         """Append one log entry for `changeset`; returns its seq and the entry as written
-        (other tabs are sent the same text, so it is encoded only once)."""
+        (other tabs are sent the same text, so it is encoded only once). Once this returns the
+        edit is durable; a snapshot that falls due (`snapshot_due`) is left to the caller, so
+        that writing the whole database never delays "Saved"."""
         # The seq is taken only once the entry is written: a failed write that the save queue
         # retries must reuse it, or the log would have a gap that boot reads as damage.
         seq = self._seq + 1
@@ -160,12 +161,12 @@ class Durability:
         self._seq = seq
         self._since_snapshot += 1
         self._bytes_since_snapshot += len(entry)
-        if self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes:
-            # The edit is already durable in the log; a failed snapshot must not make the
-            # caller retry (and so duplicate) it. The counters stay high: the next edit retries.
-            with contextlib.suppress(LexicalError):
-                await self.snapshot()
         return seq, entry
+
+    @property
+    def snapshot_due(self) -> bool:
+        """Enough edits or logged bytes have piled up since the last snapshot."""
+        return self._since_snapshot >= self._every or self._bytes_since_snapshot >= self._max_bytes
 
     async def snapshot(self) -> None:
         """Write the whole database into the older slot, then trim the log behind the other."""

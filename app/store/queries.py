@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from app.domain import Folder, FolderId, Note, NoteId, NotFound, Word, WordId
+from app.store.changes import Change
 from app.store.db import Database
 from app.store.results import DeletionSummary, TreeRow
 
@@ -84,6 +85,22 @@ def folder_path(db: Database, folder_id: FolderId) -> list[Folder]:
     return [to_folder(r) for r in rows]
 
 
+def folder_paths(db: Database, folder_ids: Iterable[int]) -> dict[int, list[str]]:
+    """The names on the path from the root to each folder, for many folders in one query."""
+    rows = db.all(
+        "WITH RECURSIVE up(start, id, depth) AS (SELECT value, value, 0 FROM json_each(?) "
+        "UNION ALL SELECT up.start, f.parent_id, up.depth + 1 FROM folder f JOIN up "
+        "ON f.id = up.id WHERE f.parent_id IS NOT NULL AND up.depth < 10000) "
+        "SELECT up.start, f.name FROM up JOIN folder f ON f.id = up.id "
+        "ORDER BY up.start, up.depth DESC",
+        (json.dumps(sorted(folder_ids)),),
+    )
+    paths: dict[int, list[str]] = defaultdict(list)
+    for row in rows:
+        paths[row[0]].append(row[1])
+    return paths
+
+
 _SUBTREE = (
     "WITH RECURSIVE down(id, depth) AS (SELECT ?, 0 UNION ALL "
     "SELECT f.id, down.depth + 1 FROM folder f JOIN down ON f.parent_id = down.id) "
@@ -116,6 +133,18 @@ def folder_tree(db: Database) -> list[TreeRow]:
         TreeRow(folder=f, depth=d, word_count=direct.get(f.id, 0), total_words=totals[f.id])
         for f, d in order
     ]
+
+
+def changes_tree(changes: Iterable[Change]) -> bool:
+    """Whether `changes` alter the folder tree or its word counts (a word edit in place does
+    not, so the tree need not be read again after it)."""
+    for change in changes:
+        if change.table == "folder" or (change.table == "word" and change.op != "update"):
+            return True
+        old, new = change.old or {}, change.new or {}
+        if change.table == "word" and old.get("folder_id") != new.get("folder_id"):
+            return True
+    return False
 
 
 def words(db: Database, folder_id: FolderId, offset: int = 0, limit: int = 200) -> list[Word]:

@@ -11,7 +11,7 @@ from app.domain import Folder, FolderId, WordId
 
 
 class _Result(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class TreeRow(_Result):

@@ -9,12 +9,11 @@ hostile input cannot exhaust time or the stack.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeAlias
-
-import mistune
 
 from app.ui.nodes import Node, h, is_safe_href
 
@@ -28,7 +27,6 @@ LINK_ATTRS: Mapping[str, str] = {"rel": "noopener noreferrer nofollow", "target"
 Token: TypeAlias = Mapping[str, Any]
 _Renderer: TypeAlias = Callable[[Token, int], tuple[Node, ...]]
 
-_PARSER = mistune.create_markdown(renderer=None, plugins=["strikethrough", "table", "url"])
 
 _BLOCK_TAGS = frozenset(
     {"p", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "hr"}
@@ -64,9 +62,18 @@ def _limit(source: str) -> tuple[str, bool]:
     return source[:MAX_SOURCE_CHARS], True
 
 
+@functools.cache
+def _parser() -> Callable[[str], Any]:
+    # Imported on first use: most screens show no note, and importing mistune costs about a
+    # tenth of a second of startup in the browser.
+    import mistune  # noqa: PLC0415
+
+    return mistune.create_markdown(renderer=None, plugins=["strikethrough", "table", "url"])
+
+
 def _parse(text: str) -> Sequence[Token]:
     try:
-        tokens = _PARSER(text)
+        tokens = _parser()(text)
     except Exception:
         # A third-party parser on hostile input: showing the source verbatim is
         # always safe and better than breaking the page.

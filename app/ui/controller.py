@@ -32,7 +32,7 @@ from app.ui import dialogs
 from app.ui.folder_view import render_folder, render_home
 from app.ui.nodes import El, h
 from app.ui.routes import Route
-from app.ui.search_view import render_results
+from app.ui.search_view import RESULTS_SHOWN, render_results
 from app.ui.state import PAGE_SIZE, ViewState
 from app.ui.transfer_actions import TransferActions
 from app.ui.tree_view import render_tree
@@ -160,7 +160,7 @@ class Controller:
         return self.dispatch("do-move-words", item_id, {"target": target})
 
     def search(self, query: str) -> list[El]:
-        return render_results(query, self.store.search(query))
+        return render_results(query, self.store.search(query, limit=RESULTS_SHOWN))
 
     def refresh(self) -> Update:
         """After changes from elsewhere (another tab): redraw and leave a folder that vanished."""

@@ -282,7 +282,23 @@ def _words_block(folder: Folder, words: Sequence[Word], total: int, state: ViewS
     )
 
 
+# A folder redraw renders hundreds of rows though few change: the same content gives back the
+# element already built (which app.ui.diff then skips at once). Bounded by clearing when full.
+_ROWS: dict[tuple[object, ...], El] = {}
+ROWS_KEPT = 4096
+
+
 def _word(word: Word, *, highlighted: bool) -> El:
+    key = (word.id, word.term, tuple(word.meanings), word.notes, word.color, word.lang, highlighted)
+    row = _ROWS.get(key)
+    if row is None:
+        if len(_ROWS) >= ROWS_KEPT:
+            _ROWS.clear()
+        row = _ROWS[key] = _word_row(word, highlighted=highlighted)
+    return row
+
+
+def _word_row(word: Word, *, highlighted: bool) -> El:
     return h(
         "li",
         {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TypeAlias
 
@@ -45,13 +45,22 @@ _SAFE_URL_START = re.compile(r"(?:https?:|mailto:|#)", re.IGNORECASE)
 _URL_BAD_CHAR = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
 
 
+# Elements whose DOM keeps live state the tree does not describe (typed text, an open
+# <details>): a redraw must rebuild them rather than reuse the old DOM (see app.ui.diff).
+LIVE_TAGS: frozenset[str] = frozenset(
+    {"form", "input", "textarea", "select", "option", "details", "dialog"}
+)
+
+
 @dataclass(frozen=True, slots=True)
 class El:
-    """An HTML element: allowed tag, validated attributes and child nodes."""
+    """An HTML element: allowed tag, validated attributes and child nodes. `live` says whether
+    it is, or contains, an element of LIVE_TAGS."""
 
     tag: str
     attrs: Mapping[str, str]
     children: tuple[Node, ...]
+    live: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_tag(self.tag)
@@ -59,11 +68,15 @@ class El:
         attrs = MappingProxyType(dict(self.attrs))
         for name, value in attrs.items():
             _check_attr(name, value)
+        live = self.tag in LIVE_TAGS
         for child in self.children:
-            if not isinstance(child, El | str):
+            if isinstance(child, El):
+                live = live or child.live
+            elif not isinstance(child, str):
                 raise TypeError(f"child must be El or str, not {type(child).__name__}")
         object.__setattr__(self, "attrs", attrs)
         object.__setattr__(self, "children", tuple(self.children))
+        object.__setattr__(self, "live", live)
 
     def __hash__(self) -> int:
         return hash((self.tag, frozenset(self.attrs.items()), self.children))
@@ -115,9 +128,16 @@ def _check_tag(tag: str) -> None:
         raise ValueError(f"tag not allowed: {tag!r}")
 
 
+# Attribute names come from code, so the same few dozen recur in every render: each is
+# checked once. (Values are checked every time.)
+_NAMES_ALLOWED: set[str] = set()
+
+
 def _check_attr(name: str, value: str) -> None:
-    if not _ATTR_NAME.fullmatch(name) or name.startswith("on") or name in FORBIDDEN_ATTRS:
-        raise ValueError(f"attribute not allowed: {name!r}")
+    if name not in _NAMES_ALLOWED:
+        if not _ATTR_NAME.fullmatch(name) or name.startswith("on") or name in FORBIDDEN_ATTRS:
+            raise ValueError(f"attribute not allowed: {name!r}")
+        _NAMES_ALLOWED.add(name)
     if not isinstance(value, str):
         raise TypeError(f"attribute {name!r} must be str, not {type(value).__name__}")
     if name in URL_ATTRS and not is_safe_href(value):

@@ -13,6 +13,9 @@ from app.ui.nodes import El, Node, h
 from app.ui.routes import Route
 
 _KIND_LABEL = {"word": "word", "folder": "folder", "note": "note"}
+# Results shown under the box as you type: a screenful and some, not a page. Every keystroke
+# renders them all, so more would only make typing slower.
+RESULTS_SHOWN = 20
 
 
 def hit_route(hit: SearchHit) -> Route:

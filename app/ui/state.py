@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from app.ui.routes import Route
 
-PAGE_SIZE = 200
+PAGE_SIZE = 100
 
 
 @dataclass

@@ -224,3 +224,48 @@ def test_undo_of_a_group_that_edits_one_row_twice(store: Store) -> None:
         store.update_folder(folder.id, FolderPatch(name="C"))
     store.undo()
     assert store.folder(folder.id) == folder
+
+
+def _fresh_tree(store: Store) -> list[Any]:
+    """The folder tree read straight from the data, bypassing any cache."""
+    return Store.from_snapshot(store.snapshot()).folder_tree()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_commands(), max_size=12))
+def test_the_cached_folder_tree_always_matches_the_data(commands: list[Command]) -> None:
+    store = make_store()
+    replica = make_store()
+    replica.folder_tree()  # fill the replica's cache before edits arrive through the log
+    for command in commands:
+        emitted = _run(store, [command])
+        assert store.folder_tree() == _fresh_tree(store)
+        for changeset in emitted:
+            replica.apply_logged(changeset.changes)
+        assert replica.folder_tree() == store.folder_tree()
+    while store.undo() is not None:
+        assert store.folder_tree() == _fresh_tree(store)
+    while store.redo() is not None:
+        assert store.folder_tree() == _fresh_tree(store)
+
+
+def test_the_folder_tree_is_current_inside_a_group(store: Store) -> None:
+    store.folder_tree()
+    with store.group("Agent turn"):
+        folder = store.create_folder(NewFolder(name="Cardiology"))
+        assert [r.folder.id for r in store.folder_tree()] == [folder.id]
+        store.add_word(NewWord(folder_id=folder.id, term="heart"))
+        assert store.folder_tree()[0].word_count == 1
+    assert store.folder_tree()[0].word_count == 1
+
+
+def test_editing_a_word_does_not_rebuild_the_folder_tree(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = store.create_folder(NewFolder(name="Cardiology"))
+    word = store.add_word(NewWord(folder_id=folder.id, term="heart"))
+    first = store.folder_tree()
+    monkeypatch.setattr("app.store.queries.folder_tree", lambda _db: pytest.fail("rebuilt"))
+    store.update_word(word.id, WordPatch(term="Heart", meanings=["pumps blood"]))
+    store.add_note(NewNote(folder_id=folder.id, title="Valves"))
+    assert store.folder_tree() == first

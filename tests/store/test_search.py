@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -118,3 +120,21 @@ def test_note_snippets_are_plain_text_not_markdown(store: Store) -> None:
     (hit,) = store.search("revise")
     assert hit.snippet.text == "Week one\nRevise the heart"
     assert "**" not in hit.snippet.text and "#" not in hit.snippet.text
+
+
+def test_broad_queries_rank_title_matches_then_the_newest_others(
+    filled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(importlib.import_module("app.store.search"), "RANK_LIMIT", 1)
+    hits = filled.search("heart")
+    assert [h.title for h in hits] == ["heart", "valve", "Exam", "atrium"]
+    assert [h.title for h in filled.search("heart", limit=2)] == ["heart", "valve"]
+    assert [h.title for h in filled.search("heart upper")] == ["atrium"]
+    assert hits[2].kind == "note" and hits[2].path == ["Medicine"]
+
+
+def test_when_even_title_matches_are_too_many_they_come_newest_first(
+    filled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(importlib.import_module("app.store.search"), "RANK_LIMIT", 0)
+    assert [h.title for h in filled.search("c")] == ["café", "Cardiology", "atrium"]

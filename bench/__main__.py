@@ -1,0 +1,113 @@
+"""`make bench`: build the workloads, measure everything in one run, write and print the table.
+
+`python -m bench --smoke` is the small run `make test` includes: one run of each figure on a
+small workload, written to a temporary folder, failing only if a figure was not produced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import sync_playwright
+
+from bench import scenarios, startup
+from bench.browser import ROOT, chromium_version, serve
+from bench.report import missing, write
+from bench.workload import Size, build
+
+
+def _log(message: str) -> None:
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="one quick run, to a temp folder")
+    parser.add_argument("--runs", type=int, help="runs per startup and folder figure (7)")
+    parser.add_argument("--words", type=int, help="words in the big workload (100000)")
+    parser.add_argument("--folders", type=int, help="folders in the big workload (2000)")
+    parser.add_argument("--small-words", type=int, default=1_000, help="the small workload")
+    parser.add_argument("--edits", type=int, help="edits timed per workload (60)")
+    parser.add_argument("--json", type=Path, help="results file (bench/results.json)")
+    parser.add_argument("--doc", type=Path, help="table file (docs/benchmarks.md)")
+    args = parser.parse_args()
+    smoke = {"runs": 1, "words": 2_000, "folders": 50, "edits": 5}
+    full = {"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60}
+    for name, default in (smoke if args.smoke else full).items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    if args.smoke and args.json is None:
+        out = Path(tempfile.mkdtemp(prefix="lexical-bench-smoke-"))
+        args.json, args.doc = out / "results.json", out / "benchmarks.md"
+    args.json = args.json or ROOT / "bench" / "results.json"
+    args.doc = args.doc or ROOT / "docs" / "benchmarks.md"
+    return args
+
+
+def _memory_gb() -> float:
+    with open("/proc/meminfo") as meminfo:
+        kb = next(int(line.split()[1]) for line in meminfo if line.startswith("MemTotal"))
+    return kb / 1024 / 1024
+
+
+def _versions() -> dict[str, str]:
+    lock = json.loads((ROOT / "vendor.lock.json").read_text())
+    entries = [*lock["npm"], *lock["wheels"]["packages"]]
+    return {entry["name"]: entry["version"] for entry in entries}
+
+
+def _meta(args: argparse.Namespace, queries: int) -> dict[str, Any]:
+    return {
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": {
+            "cores": os.cpu_count(),
+            "memory_gb": round(_memory_gb(), 1),
+            "chromium": chromium_version(),
+            "platform": platform.freedesktop_os_release().get("PRETTY_NAME", platform.system()),
+            "python": platform.python_version(),
+        },
+        "versions": _versions(),
+        "settings": {
+            "runs": args.runs,
+            "words": args.words,
+            "folders": args.folders,
+            "small_words": args.small_words,
+            "queries": queries,
+            "edits": args.edits,
+        },
+    }
+
+
+def main() -> None:
+    args = _arguments()
+    started = time.monotonic()
+    large = build(Size.scaled(args.words, args.folders))
+    small = build(Size.scaled(args.small_words, max(1, args.small_words // 50)))
+    _log(f"built the workloads in {time.monotonic() - started:.0f} s")
+    with (
+        tempfile.TemporaryDirectory(prefix="lexical-bench-data-") as data,
+        serve(Path(data)) as base_url,
+        sync_playwright() as playwright,
+    ):
+        figures = startup.measure(playwright, base_url, args.runs, _log)
+        figures += scenarios.large(
+            playwright, base_url, Path(data), large, runs=args.runs, edits=args.edits, log=_log
+        )
+        figures += scenarios.small(playwright, base_url, Path(data), small, args.edits)
+    print(write(figures, _meta(args, len(large.queries)), args.json, args.doc))
+    _log(f"done in {time.monotonic() - started:.0f} s; wrote {args.json} and {args.doc}")
+    if not_produced := missing(figures):
+        sys.exit(f"bench: these figures were not produced: {', '.join(not_produced)}")
+
+
+if __name__ == "__main__":
+    main()

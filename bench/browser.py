@@ -1,0 +1,210 @@
+"""Chromium for the bench: a server, fresh browser profiles with the in-page probe, seeding.
+
+Each profile is a new user-data directory (empty HTTP cache, empty IndexedDB), the honest
+"cold" start; a second page in the same profile is the "warm" one. Like the e2e suite, a run
+fails on any request that leaves the machine and on any uncaught error in a page.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, Playwright
+
+from app.store import Store
+from app.store.durability import SnapshotRecord
+from bench.server import DATA_PREFIX
+from scripts.serve import ROOT
+
+PROBE = Path(__file__).with_name("probe.js")
+BOOT_TIMEOUT_MS = 180_000
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BLANK = "blank.html"
+
+# Writes a snapshot record the way app/browser/idb.py stores one (same database and stores).
+SEED_JS = """async ({url, meta, names}) => {
+  const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open(names.DB_NAME, names.DB_VERSION);
+    request.onupgradeneeded = () => {
+      request.result.createObjectStore(names.SNAPSHOTS, {keyPath: "slot"});
+      request.result.createObjectStore(names.OPS, {keyPath: "seq"});
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  await new Promise((resolve, reject) => {
+    const tx = db.transaction(names.SNAPSHOTS, "readwrite", {durability: "strict"});
+    tx.objectStore(names.SNAPSHOTS).put({...meta, data: bytes});
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
+  return bytes.length;
+}"""
+
+
+def chromium() -> str:
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def chromium_version() -> str:
+    out = subprocess.run([chromium(), "--version"], capture_output=True, text=True, check=False)
+    return out.stdout.strip().split(" built on")[0]
+
+
+def idb_names() -> dict[str, Any]:
+    """DB_NAME, DB_VERSION and the store names, read from the app's IndexedDB adapter."""
+    tree = ast.parse((ROOT / "app" / "browser" / "idb.py").read_text())
+    wanted = {"DB_NAME", "DB_VERSION", "SNAPSHOTS", "OPS"}
+    return {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id in wanted
+    }
+
+
+def app_packages() -> list[str]:
+    """The packages app/main.py loads with `loadPackage`, so the bare page loads the same."""
+    tree = ast.parse((ROOT / "app" / "main.py").read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "loadPackage":
+            return list(ast.literal_eval(node.args[0]))
+    raise SystemExit("bench: app/main.py no longer calls loadPackage; update bench/browser.py")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serve(data_dir: Path) -> Iterator[str]:
+    """Serve the app (and `data_dir` under /bench-data/) on loopback; yields the base URL."""
+    (data_dir / BLANK).write_text("<!doctype html><title>bench</title>")
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bench.server", "--port", str(port), "--data", str(data_dir)],
+        cwd=ROOT,
+    )
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@dataclass
+class Profile:
+    """One fresh Chromium profile; pages opened here share its cache and IndexedDB."""
+
+    context: BrowserContext
+    base_url: str
+    outside: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page) -> None:
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def on_request(self, request: Any) -> None:
+        url = str(request.url)
+        if not url.startswith((self.base_url + "/", "data:", "blob:")):
+            self.outside.append(url)
+
+    def open(self, path: str) -> Page:
+        """A new page at `path`, returned once it is ready (data-ready="true")."""
+        page = self.context.new_page()
+        page.goto(self.base_url + path)
+        page.evaluate("ms => __bench.ready(ms)", BOOT_TIMEOUT_MS)
+        return page
+
+    def seed(self, store: Store, data_dir: Path, name: str) -> None:
+        """Put `store` into IndexedDB as the app's snapshot, so the app boots from it."""
+        record = SnapshotRecord.of(0, 0, store)
+        (data_dir / name).write_bytes(record.data)
+        page = self.context.new_page()
+        page.goto(f"{self.base_url}{DATA_PREFIX}{BLANK}")
+        args = {
+            "url": DATA_PREFIX + name,
+            "meta": record.model_dump(exclude={"data"}),
+            "names": idb_names(),
+        }
+        written = page.evaluate(SEED_JS, args)
+        page.close()
+        if written != record.length:
+            raise SystemExit(f"bench: seeding wrote {written} bytes, expected {record.length}")
+
+    def check(self) -> None:
+        if self.outside:
+            raise SystemExit(f"bench: requests left the machine: {self.outside[:5]}")
+        if self.errors:
+            raise SystemExit(f"bench: uncaught errors on the page: {self.errors[:5]}")
+
+
+@contextmanager
+def profile(playwright: Playwright, base_url: str) -> Iterator[Profile]:
+    user_data = tempfile.mkdtemp(prefix="lexical-bench-profile-")
+    context = playwright.chromium.launch_persistent_context(
+        user_data,
+        executable_path=chromium(),
+        headless=True,
+        args=ARGS,
+        viewport={"width": 1280, "height": 800},
+    )
+    try:
+        context.add_init_script(path=str(PROBE))
+        session = Profile(context, base_url)
+        context.on("page", session.watch)
+        context.on("request", session.on_request)
+        yield session
+    finally:
+        context.close()
+        shutil.rmtree(user_data, ignore_errors=True)
+    session.check()
+
+
+class Heap:
+    """Samples the page's memory over CDP (Runtime.getHeapUsage): the V8 JS heap, and the
+    ArrayBuffer backing stores, which hold Pyodide's WebAssembly memory (Python objects and
+    the SQLite database)."""
+
+    def __init__(self, page: Page) -> None:
+        self._cdp = page.context.new_cdp_session(page)
+        self.js: list[float] = []
+        self.buffers: list[float] = []
+
+    def sample(self) -> None:
+        usage = self._cdp.send("Runtime.getHeapUsage")
+        self.js.append(usage["usedSize"] / 1e6)
+        self.buffers.append(usage.get("backingStorageSize", 0) / 1e6)

@@ -1,0 +1,181 @@
+// In-page timing for `make bench`, installed before any page script runs (Playwright init
+// script). Every figure is taken here with performance.now(), from the moment the bench acts
+// (an input event, a hash change, a click, a form submit) to the moment the DOM shows the result,
+// so Playwright's round trips never count. "painted" adds the frame that draws it.
+(() => {
+  const now = () => performance.now();
+  const probe = { readyAt: null };
+  window.__bench = probe;
+
+  // Time to ready: when the page sets data-ready="true" on <html> (which does not exist yet
+  // when this runs, hence the whole document is watched).
+  let settle = null;
+  const ready = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+  new MutationObserver(() => {
+    const root = document.documentElement;
+    if (probe.readyAt === null && root?.dataset.ready === "true") {
+      probe.readyAt = now();
+      settle.resolve(probe.readyAt);
+    } else if (root?.dataset.bootError === "true") {
+      const box = document.getElementById("boot-error");
+      settle.reject(new Error(`bench: the app failed to start: ${box?.textContent}`));
+    }
+  }).observe(document, {
+    attributes: true, subtree: true, attributeFilter: ["data-ready", "data-boot-error"],
+  });
+
+  // Resolves once the page is ready; rejects on a startup error or after `timeoutMs`.
+  probe.ready = (timeoutMs) => Promise.race([ready, new Promise((_, reject) => setTimeout(
+    () => reject(new Error("bench: the page did not become ready in time")), timeoutMs))]);
+
+  // PyScript reports its own steps ("Loading interpreter", "Loaded Pyodide", ...).
+  probe.progress = [];
+  window.addEventListener("py:progress", (e) => probe.progress.push([String(e.detail), now()]));
+
+  probe.startup = () => ({
+    ready: probe.readyAt,
+    fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+    runtime: performance.getEntriesByName("bare:runtime")[0]?.startTime ?? null,
+    // Boot stages of the shell (static/boot.js marks each as it shows it).
+    stages: Object.fromEntries(performance.getEntriesByType("mark")
+      .filter((m) => m.name.startsWith("lexical:stage-"))
+      .map((m) => [m.name.slice("lexical:stage-".length), m.startTime])),
+    progress: probe.progress,
+    measures: probe.measures(),
+  });
+
+  // The app's own performance.measure entries (named "lexical:*"), in milliseconds.
+  probe.measures = () => {
+    const out = {};
+    for (const m of performance.getEntriesByType("measure")) {
+      if (m.name.startsWith("lexical:")) (out[m.name] ??= []).push(m.duration);
+    }
+    return out;
+  };
+
+  // Resolve with the time of the first DOM change under `target` after which `done()` holds.
+  probe.until = (target, done, what, timeoutMs = 120000) =>
+    new Promise((resolve, reject) => {
+      const finish = (settle, value) => {
+        observer.disconnect();
+        clearTimeout(timer);
+        settle(value);
+      };
+      const observer = new MutationObserver((records) => {
+        try {
+          if (done(records)) finish(resolve, now());
+        } catch (error) {
+          finish(reject, error);
+        }
+      });
+      const timer = setTimeout(
+        () => finish(reject, new Error(`bench: timed out waiting for ${what}`)), timeoutMs);
+      observer.observe(target, {
+        childList: true, subtree: true, attributes: true, attributeOldValue: true,
+      });
+    });
+
+  // After the next frame has been rendered (a message posted from rAF runs after the paint).
+  probe.painted = () =>
+    new Promise((resolve) => requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(now());
+      channel.port2.postMessage(0);
+    }));
+
+  const $ = (selector) => {
+    const el = document.querySelector(selector);
+    if (!el) throw new Error(`bench: ${selector} is not on the page`);
+    return el;
+  };
+
+  // Act, then time until the DOM under `target` satisfies `done` and until it is painted.
+  async function timed(target, done, what, act) {
+    const start = now();
+    const changed = probe.until(target, done, what);
+    act();
+    const dom = await changed;
+    const painted = await probe.painted();
+    return { dom: dom - start, painted: painted - start };
+  }
+
+  // Search as you type: one input event per prefix of `query`, each timed until the results
+  // list has been replaced.
+  probe.type = async (query) => {
+    const input = $("#search");
+    const list = $("#search-results");
+    input.focus();
+    const samples = [];
+    for (let i = 1; i <= query.length; i++) {
+      if (!query.slice(0, i).trim()) continue;
+      samples.push(await timed(list, (records) => records.some((r) => r.type === "childList"),
+        `results for "${query.slice(0, i)}"`, () => {
+          input.value = query.slice(0, i);
+          input.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText" }));
+        }));
+    }
+    input.value = "";
+    input.dispatchEvent(new InputEvent("input", { bubbles: true }));
+    return samples;
+  };
+
+  const onFolder = () => document.querySelector("#main #folder-title") !== null;
+
+  // Open a folder from the address (as a click on a link would) until its words are shown.
+  probe.openFolder = (id) =>
+    timed($("#main"), () => document.querySelector(`#main form.add-word[data-folder="${id}"]`),
+      `folder ${id}`, () => { location.hash = `#/folder/${id}`; });
+
+  probe.goHome = async () => {
+    if (!onFolder()) return { dom: 0, painted: 0 };  // already there: no hashchange comes
+    return timed($("#main"), () => !onFolder(), "home", () => { location.hash = "#/"; });
+  };
+
+  // Expand or collapse a folder in the sidebar tree by clicking its toggle.
+  probe.toggle = (id) => {
+    const selector = `.tree-row[data-folder-id="${id}"] .tree-toggle`;
+    const was = $(selector).getAttribute("aria-expanded");
+    return timed($("#tree"), () => document.querySelector(selector)?.getAttribute("aria-expanded") !== was,
+      `toggle of folder ${id}`, () => $(selector).click());
+  };
+
+  // The save indicator left "saving" and now says saved.
+  const saved = (records) => {
+    const status = $("#save-status");
+    if (status.dataset.state === "error") throw new Error(`bench: ${status.textContent}`);
+    return status.dataset.state === "saved" &&
+      records.some((r) => r.attributeName === "data-state" && r.oldValue === "saving");
+  };
+
+  // Submit a form; `shown` is when the submit handler has redrawn the page, `durable` when
+  // the status says Saved (the operation-log write committed in IndexedDB).
+  async function submitUntilSaved(form) {
+    const start = now();
+    const durable = probe.until($("#save-status"), saved, "Saved");
+    form.requestSubmit();
+    const shown = now();
+    const painted = await probe.painted();
+    const done = await durable;
+    return { shown: shown - start, painted: painted - start, durable: done - start };
+  }
+
+  // Edit one word through its Edit form: new meanings, then Save.
+  probe.editWord = async (id, meanings) => {
+    $(`#word-${id} [data-action="edit-word"]`).click();
+    $(`#word-${id}-meanings`).value = meanings;
+    return submitUntilSaved($(`form[data-action="save-word"][data-id="${id}"]`));
+  };
+
+  // Bulk paste `text` into the open folder: time the preview, then add and wait for Saved.
+  probe.bulkAdd = async (text) => {
+    $('#main [data-action="bulk-paste"]').click();
+    const area = $("#bulk-text");
+    area.value = text;
+    const preview = await timed($("#bulk-preview"),
+      () => document.querySelector('[data-role="bulk-summary"]') !== null, "bulk preview",
+      () => area.dispatchEvent(new InputEvent("input", { bubbles: true })));
+    const result = await submitUntilSaved($('form[data-action="bulk-add"]'));
+    if ($("#dialog").open) throw new Error(`bench: bulk add failed: ${$("#dialog").textContent}`);
+    return { preview, ...result };
+  };
+})();

@@ -1,0 +1,238 @@
+"""The workload figures: a generated collection is seeded into IndexedDB and the app boots
+from it; then search as you type, opening a big folder, the folder tree, edits until Saved and a
+bulk paste are driven through the page and timed inside it (bench/probe.js)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, Playwright
+
+from bench.browser import Heap, Profile, profile
+from bench.report import Figure, summarise
+from bench.workload import Workload
+
+Log = Callable[[str], None]
+SEARCH_TARGET, EDIT_TARGET, BULK_TARGET, FOLDER_TARGET = 30.0, 20.0, 2000.0, 100.0
+
+
+def _boot(session: Profile, workload: Workload, data_dir: Path, name: str) -> Page:
+    """Seed the workload, open the app on it and check it really loaded every word."""
+    session.seed(workload.store, data_dir, name)
+    page = session.open("/")
+    size = workload.size
+    expected = f"{size.folders:,} folders · {size.words:,} words".replace(",", "")
+    shown = page.locator("#main .meta-line").first.inner_text()
+    if expected not in shown.replace(",", ""):
+        raise SystemExit(f"bench: the app did not load the workload: {shown!r}")
+    return page
+
+
+def _measures(page: Page, name: str) -> list[float]:
+    return list(page.evaluate("__bench.measures()").get(name, []))
+
+
+def _word_ids(page: Page, limit: int) -> list[str]:
+    return list(
+        page.evaluate(
+            "n => [...document.querySelectorAll('#main li.word[data-word-id]')]"
+            ".slice(0, n).map(li => li.dataset.wordId)",
+            limit,
+        )
+    )
+
+
+WARM_UP_EDITS = 3  # not timed: the first edits of a session build what later ones reuse
+
+
+def _edits(page: Page, workload: Workload, count: int, heap: Heap | None) -> list[dict[str, float]]:
+    page.evaluate("id => __bench.openFolder(id)", workload.edit_folder)
+    ids = _word_ids(page, 20)
+    results = []
+    for i in range(WARM_UP_EDITS + count):
+        word = ids[i % len(ids)]
+        result = page.evaluate("([id, m]) => __bench.editWord(id, m)", [word, f"edit {i}"])
+        if i >= WARM_UP_EDITS:
+            results.append(result)
+        if heap is not None:
+            heap.sample()
+    return results
+
+
+def small(
+    playwright: Playwright, base_url: str, data_dir: Path, workload: Workload, edits: int
+) -> list[Figure]:
+    """Edits until Saved in a small collection, the baseline for the big one."""
+    words = f"{workload.size.words:,}"
+    with profile(playwright, base_url) as session:
+        page = _boot(session, workload, data_dir, "small.sqlite")
+        durable = [r["durable"] for r in _edits(page, workload, edits, None)]
+    return [
+        summarise("edit.small.p50", f"Edit durable (until Saved) p50, {words} words", durable),
+        summarise(
+            "edit.small.p95", f"Edit durable (until Saved) p95, {words} words", durable, q=95
+        ),
+    ]
+
+
+def large(
+    playwright: Playwright,
+    base_url: str,
+    data_dir: Path,
+    workload: Workload,
+    *,
+    runs: int,
+    edits: int,
+    log: Log,
+) -> list[Figure]:
+    size = workload.size
+    words = f"{size.words:,}"
+    out: dict[str, Any] = {}
+    with profile(playwright, base_url) as session:
+        page = _boot(session, workload, data_dir, "large.sqlite")
+        heap = Heap(page)
+        heap.sample()
+        boot = page.evaluate("__bench.startup()")
+        out["ready"] = [boot["ready"]]
+        out["load"] = _measures(page, "lexical:load-db")
+        out["first_render"] = _measures(page, "lexical:first-render")
+        log(f"booted {words} words in {boot['ready']:.0f} ms")
+        out["search"] = []
+        for query in workload.queries:
+            out["search"] += page.evaluate("q => __bench.type(q)", query)
+            heap.sample()
+        log(f"search: {len(out['search'])} keystrokes over {len(workload.queries)} queries")
+        out["folder"] = []
+        for _ in range(runs):
+            page.evaluate("__bench.goHome()")
+            out["folder"].append(page.evaluate("id => __bench.openFolder(id)", workload.big_folder))
+            heap.sample()
+        page.evaluate("id => __bench.openFolder(id)", workload.widest_folder)
+        out["expand"], out["collapse"] = [], []
+        for _ in range(runs):
+            out["expand"].append(page.evaluate("id => __bench.toggle(id)", workload.widest_folder))
+            out["collapse"].append(
+                page.evaluate("id => __bench.toggle(id)", workload.widest_folder)
+            )
+        out["edits"] = _edits(page, workload, edits, heap)
+        log(f"edits: {edits} at {words} words")
+        page.evaluate("id => __bench.openFolder(id)", workload.inbox)
+        out["bulk"] = page.evaluate("t => __bench.bulkAdd(t)", workload.bulk_text)
+        heap.sample()
+        # The bulk add logs over a megabyte, so a snapshot follows once editing pauses.
+        page.wait_for_function(
+            "() => performance.getEntriesByName('lexical:snapshot').length", timeout=60_000
+        )
+        heap.sample()
+        out["snapshot"] = _measures(page, "lexical:snapshot")
+        out["heap"], out["buffers"] = heap.js, heap.buffers
+    return _figures(out, workload)
+
+
+def _figures(out: dict[str, Any], workload: Workload) -> list[Figure]:
+    size = workload.size
+    words, big, bulk = f"{size.words:,}", f"{size.big_folder:,}", f"{size.bulk:,}"
+    search = [s["dom"] for s in out["search"]]
+    durable = [e["durable"] for e in out["edits"]]
+    bulk_run = out["bulk"]
+    return [
+        summarise("boot.large.ready", f"Time to ready with {words} words", out["ready"]),
+        summarise(
+            "boot.large.load",
+            f"Database load at boot, {words} words",
+            out["load"],
+            note="snapshot read from IndexedDB, checked, opened; log replayed",
+        ),
+        summarise(
+            "boot.large.render",
+            f"First render at boot (tree + home), {words} words",
+            out["first_render"],
+        ),
+        summarise("search.p50", f"Search as you type p50, {words} words", search),
+        summarise(
+            "search.p95",
+            f"Search as you type p95, {words} words",
+            search,
+            q=95,
+            target=SEARCH_TARGET,
+        ),
+        summarise(
+            "search.painted.p95",
+            "Search as you type p95, until painted",
+            [s["painted"] for s in out["search"]],
+            q=95,
+        ),
+        summarise(
+            "folder.open",
+            f"Open a folder of {big} words: first screen",
+            [f["dom"] for f in out["folder"]],
+            target=FOLDER_TARGET,
+        ),
+        summarise(
+            "folder.open.painted",
+            f"Open a folder of {big} words: first screen painted",
+            [f["painted"] for f in out["folder"]],
+            target=FOLDER_TARGET,
+        ),
+        summarise(
+            "tree.expand",
+            f"Expand a folder in the tree ({size.folders:,} folders)",
+            [t["painted"] for t in out["expand"]],
+        ),
+        summarise("tree.collapse", "Collapse it again", [t["painted"] for t in out["collapse"]]),
+        summarise("edit.large.p50", f"Edit durable (until Saved) p50, {words} words", durable),
+        summarise(
+            "edit.large.p95",
+            f"Edit durable (until Saved) p95, {words} words",
+            durable,
+            q=95,
+            target=EDIT_TARGET,
+        ),
+        summarise(
+            "edit.large.shown.p95",
+            f"Edit shown (page redrawn) p95, {words} words",
+            [e["shown"] for e in out["edits"]],
+            q=95,
+        ),
+        summarise(
+            "snapshot",
+            f"Snapshot of the whole database, {words} words (after Saved, in a pause)",
+            out["snapshot"],
+            q=100,
+        ),
+        summarise(
+            "bulk.preview",
+            f"Bulk paste preview of {bulk} lines (after 150 ms debounce)",
+            [bulk_run["preview"]["painted"]],
+        ),
+        summarise(
+            "bulk.shown",
+            f"Bulk add of {bulk} words: shown",
+            [bulk_run["painted"]],
+            target=BULK_TARGET,
+        ),
+        summarise(
+            "bulk.durable",
+            f"Bulk add of {bulk} words: Saved",
+            [bulk_run["durable"]],
+            target=BULK_TARGET,
+        ),
+        summarise(
+            "heap.peak",
+            f"Peak JS heap, {words} words",
+            out["heap"],
+            q=100,
+            unit="MB",
+            note="CDP Runtime.getHeapUsage usedSize, sampled after every step",
+        ),
+        summarise(
+            "buffers.peak",
+            "Peak ArrayBuffer memory (Pyodide: Python + SQLite)",
+            out["buffers"],
+            q=100,
+            unit="MB",
+            note="CDP Runtime.getHeapUsage backingStorageSize, sampled after every step",
+        ),
+    ]

@@ -1,0 +1,104 @@
+"""Time to ready, cold and warm, for Lexical and for bare Pyodide loading the same files.
+
+Each run opens a fresh Chromium profile per page kind: the first visit is cold (empty HTTP cache
+and IndexedDB), a second visit in the same profile is warm. The two kinds alternate which goes
+first, so drift on a shared machine hits both alike; ratios are taken within the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Playwright
+
+from bench.browser import app_packages, profile
+from bench.report import Figure, median, summarise
+
+PHASES = ("cold", "warm")
+RATIO_TARGET = 1.15
+
+# The shell's boot stages (index.html), from the marks static/boot.js sets as it shows each.
+STAGES = {
+    "2": "PyScript and the Python runtime ready: app/main.py starts, packages load",
+    "3": "packages loaded: the app is imported and the collection opened",
+    "4": "collection open: first render",
+}
+Samples = dict[str, list[float]]
+
+
+def _visit(playwright: Playwright, base_url: str, path: str, samples: Samples) -> None:
+    with profile(playwright, base_url) as session:
+        for phase in PHASES:
+            page = session.open(path)
+            info = page.evaluate("__bench.startup()")
+            page.close()
+            samples[f"{phase}:ready"].append(info["ready"])
+            samples[f"{phase}:fcp"].append(info["fcp"])
+            for stage, at in info["stages"].items():
+                samples.setdefault(f"{phase}:stage{stage}", []).append(at)
+            if info["runtime"] is not None:
+                samples.setdefault(f"{phase}:runtime", []).append(info["runtime"])
+
+
+def measure(
+    playwright: Playwright, base_url: str, runs: int, log: Callable[[str], None]
+) -> list[Figure]:
+    paths = {"app": "/", "bare": f"/bench/bare.html?packages={','.join(app_packages())}"}
+    samples: dict[str, Samples] = {
+        kind: {f"{p}:{m}": [] for p in PHASES for m in ("ready", "fcp")} for kind in paths
+    }
+    for run in range(runs):
+        for kind in ("app", "bare") if run % 2 == 0 else ("bare", "app"):
+            _visit(playwright, base_url, paths[kind], samples[kind])
+        last = {kind: samples[kind] for kind in paths}
+        log(
+            f"startup run {run + 1}/{runs} (cold/warm ms): "
+            + ", ".join(
+                f"{k} {v['cold:ready'][-1]:.0f}/{v['warm:ready'][-1]:.0f}" for k, v in last.items()
+            )
+        )
+    return _figures(samples["app"], samples["bare"])
+
+
+def _figures(app: Samples, bare: Samples) -> list[Figure]:
+    figures = []
+    for phase in PHASES:
+        app_ready, bare_ready = app[f"{phase}:ready"], bare[f"{phase}:ready"]
+        per_run = [a / b for a, b in zip(app_ready, bare_ready, strict=True)]
+        figures.append(
+            Figure(
+                f"startup.{phase}.ratio",
+                f"Time to ready, {phase}: app / bare Pyodide",
+                "x",
+                median(app_ready) / median(bare_ready),
+                per_run,
+                RATIO_TARGET,
+                note="ratio of the medians; samples are the per-run ratios",
+            )
+        )
+        figures += [
+            summarise(f"startup.{phase}.app", f"Time to ready, {phase}: app", app_ready),
+            summarise(f"startup.{phase}.bare", f"Time to ready, {phase}: bare Pyodide", bare_ready),
+            summarise(
+                f"startup.{phase}.fcp",
+                f"First contentful paint of the shell, {phase}",
+                app[f"{phase}:fcp"],
+            ),
+        ]
+        figures.append(
+            summarise(
+                f"startup.{phase}.bare.runtime",
+                f"Bare Pyodide: runtime ready (before packages), {phase}",
+                bare.get(f"{phase}:runtime", []),
+            )
+        )
+        figures += [
+            summarise(
+                f"startup.{phase}.stage{stage}",
+                f"App: {STAGES[stage].split(':')[0]}, {phase}",
+                app.get(f"{phase}:stage{stage}", []),
+                note=STAGES[stage],
+            )
+            for stage in STAGES
+        ]
+    return figures

@@ -1,0 +1,69 @@
+"""Compile Python sources ahead of time for the browser's Python (the vendored Pyodide), and
+pack the compiled trees into deterministic zips (the wheels and app.zip that ship them).
+
+Pyodide starts every page load with an empty in-memory file system, so each module imported at
+startup is compiled from source again, every time: for pydantic that is about half of its
+import time in the browser. Here the vendored Pyodide runs once under Node.js and writes
+`__pycache__/*.cpython-314.pyc` next to the sources. They are "unchecked-hash" pycs, which
+Python uses without comparing timestamps; the .py files stay, for tracebacks. If the running
+Python ever differs (another magic number), it ignores the pycs and compiles as before.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYODIDE = ROOT / "static" / "vendor" / "pyodide"
+EPOCH = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same files always give the same zip
+
+# Each tree is mounted into Pyodide's file system and compiled with `shown_as` as the directory
+# tracebacks name (where the files live in the browser). Files that do not compile on their own
+# (app/main.py awaits at top level) are skipped: Python compiles those at run time as before.
+_NODE_SCRIPT = """
+const [indexURL, treesJson] = process.argv.slice(1);
+const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+const pyodide = await loadPyodide({ indexURL });
+for (const [index, [host, shownAs]] of JSON.parse(treesJson).entries()) {
+  const mount = `/compile/${index}`;
+  pyodide.FS.mkdirTree(mount);
+  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: host }, mount);
+  pyodide.globals.set("mount", mount);
+  pyodide.globals.set("shown_as", shownAs);
+  pyodide.runPython(`
+import compileall, py_compile
+compileall.compile_dir(mount, ddir=shown_as, quiet=2,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+`);
+}
+"""
+
+
+def compile_trees(trees: list[tuple[Path, str]]) -> None:
+    """Write pycs into each (host directory, directory as the browser sees it)."""
+    node = shutil.which("node")
+    if node is None:
+        sys.exit("pycompile: Node.js is needed to compile Python ahead of time for the browser")
+    if not (PYODIDE / "pyodide.mjs").exists():
+        sys.exit("pycompile: run scripts/vendor.py first (Pyodide compiles the sources)")
+    trees_json = json.dumps([[str(host.resolve()), shown_as] for host, shown_as in trees])
+    subprocess.run(
+        [node, "--input-type=module", "-e", _NODE_SCRIPT, f"{PYODIDE}/", trees_json],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def zip_tree(tree: Path, target: Path, *, names_from: Path) -> None:
+    """Zip every file under `tree`, named relative to `names_from`, sorted, with fixed
+    timestamps, so the archive's hash changes only when its contents do."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(p for p in tree.rglob("*") if p.is_file()):
+            info = zipfile.ZipInfo(str(path.relative_to(names_from)), date_time=EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
