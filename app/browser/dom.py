@@ -53,6 +53,8 @@ class Region:
         self._shown: El | None = None
 
     def show(self, view: El) -> None:
+        if view is self._shown:  # the controller kept the same view: nothing changed
+            return
         if self._shown is None or not self._patched(self._shown, view):
             replace_children(self.element, view)
         self._shown = view

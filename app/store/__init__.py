@@ -75,7 +75,7 @@ class Store:
         # moves, adds or deletes words. Inside a step (an agent turn) it is keyed on the history's
         # write count instead, since the step's writes are not emitted until it ends (and may be
         # rolled back).
-        self._tree: tuple[int | None, list[TreeRow]] | None = None
+        self._tree: tuple[int | None, tuple[TreeRow, ...]] | None = None
         self._history.subscribe(self._forget_tree)
 
     @classmethod
@@ -113,13 +113,14 @@ class Store:
     def folder_path(self, folder_id: FolderId) -> list[Folder]:
         return queries.folder_path(self._db, folder_id)
 
-    def folder_tree(self) -> list[TreeRow]:
-        """Every folder with counts; kept between writes, since the sidebar and every agent
-        request read it."""
+    def folder_tree(self) -> tuple[TreeRow, ...]:
+        """Every folder with counts, depth first; kept between writes, since the sidebar and
+        every agent request read it. The same tuple comes back until the tree changes, so
+        views can tell by identity that it has not."""
         key = self._history.version if self._history.busy else None
         if self._tree is None or self._tree[0] != key:
-            self._tree = (key, queries.folder_tree(self._db))
-        return list(self._tree[1])
+            self._tree = (key, tuple(queries.folder_tree(self._db)))
+        return self._tree[1]
 
     def _forget_tree(self, changeset: Changeset) -> None:
         if queries.changes_tree(changeset.changes):

@@ -8,6 +8,7 @@ how many subfolders it hides) instead of dumped.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.domain import FolderId
@@ -32,7 +33,7 @@ class Outline:
     omitted: int  # folders not shown
 
 
-def _subtree(rows: list[TreeRow], root: FolderId | None) -> list[tuple[TreeRow, int]]:
+def _subtree(rows: Sequence[TreeRow], root: FolderId | None) -> list[tuple[TreeRow, int]]:
     """(row, depth relative to the outline) for the root's subtree in depth-first order."""
     if root is None:
         return [(r, r.depth) for r in rows]
@@ -46,7 +47,7 @@ def _subtree(rows: list[TreeRow], root: FolderId | None) -> list[tuple[TreeRow, 
     return picked
 
 
-def _paths(rows: list[TreeRow]) -> dict[FolderId, str]:
+def _paths(rows: Sequence[TreeRow]) -> dict[FolderId, str]:
     names: list[str] = []
     paths: dict[FolderId, str] = {}
     for row in rows:
@@ -57,7 +58,7 @@ def _paths(rows: list[TreeRow]) -> dict[FolderId, str]:
 
 
 def outline(
-    rows: list[TreeRow], root: FolderId | None = None, *, max_depth: int, max_rows: int
+    rows: Sequence[TreeRow], root: FolderId | None = None, *, max_depth: int, max_rows: int
 ) -> Outline:
     """Outline the whole tree (or `root`'s subtree, `root` at depth 0) from `folder_tree()`."""
     picked = _subtree(rows, root)

@@ -35,7 +35,7 @@ from app.ui.routes import Route
 from app.ui.search_view import RESULTS_SHOWN, render_results
 from app.ui.state import PAGE_SIZE, ViewState
 from app.ui.transfer_actions import TransferActions
-from app.ui.tree_view import render_tree
+from app.ui.tree_view import TreeViews
 from app.ui.update import Update, changed
 
 Data = Mapping[str, str]
@@ -77,6 +77,7 @@ class Controller:
     def __init__(self, store: Store, state: ViewState | None = None) -> None:
         self.store = store
         self.state = state or ViewState()
+        self._trees = TreeViews()
         self.read_only: str | None = None  # why this tab may not write, when it may not
         self._actions: dict[str, Callable[[int | None, Data], Update]] = {
             "new-folder": self._new_folder,
@@ -183,7 +184,7 @@ class Controller:
 
     def render_tree(self, rows: Sequence[TreeRow] | None = None) -> El:
         rows = self.store.folder_tree() if rows is None else rows
-        return render_tree(rows, self.state.route.folder_id, self.state.expanded)
+        return self._trees.sidebar(rows, self.state.route.folder_id, self.state.expanded)
 
     def render_main(self, rows: Sequence[TreeRow] | None = None) -> El:
         rows = self.store.folder_tree() if rows is None else rows
@@ -207,7 +208,7 @@ class Controller:
         fid = FolderId(folder_id)
         return render_folder(
             path,
-            subfolders=[r for r in rows if r.folder.parent_id == fid],
+            subfolders=self._trees.children(rows).get(fid, []),
             notes=self.store.notes(fid),
             words=self.store.words(fid, 0, self.state.word_limit),
             word_total=self.store.word_count(fid),

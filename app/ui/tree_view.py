@@ -37,17 +37,51 @@ def name_and_count(label: str, total: int, name_class: str, count_class: str) ->
     ]
 
 
-def render_tree(rows: Sequence[TreeRow], current: int | None, expanded: Collection[int]) -> El:
-    if not rows:
-        return h("p", {"class": "empty"}, "No folders yet. Create one to start collecting words.")
-    children: dict[int | None, list[TreeRow]] = defaultdict(list)
+Children = dict[int | None, list[TreeRow]]
+
+
+def children_by_parent(rows: Sequence[TreeRow]) -> Children:
+    children: Children = defaultdict(list)
     for row in rows:
         children[row.folder.parent_id].append(row)
+    return children
+
+
+def render_tree(children: Children, current: int | None, expanded: Collection[int]) -> El:
+    if not children:
+        return h("p", {"class": "empty"}, "No folders yet. Create one to start collecting words.")
     return h(
         "ul",
         {"class": "tree", "aria-label": "Folder tree"},
         _branch(children, None, current, expanded),
     )
+
+
+class TreeViews:
+    """The folder tree grouped by parent and the sidebar drawn from it, each built again only
+    when what it shows changes: an edit that leaves folders and counts alone (most of them)
+    then redraws no part of the sidebar. The store hands out the same tree until it changes."""
+
+    def __init__(self) -> None:
+        self._rows: Sequence[TreeRow] | None = None
+        self._children: Children = {}
+        self._drawn_rows: Sequence[TreeRow] | None = None
+        self._drawn_state: tuple[int | None, frozenset[int]] | None = None
+        self._sidebar: El | None = None
+
+    def children(self, rows: Sequence[TreeRow]) -> Children:
+        if rows is not self._rows:
+            self._rows, self._children = rows, children_by_parent(rows)
+        return self._children
+
+    def sidebar(
+        self, rows: Sequence[TreeRow], current: int | None, expanded: Collection[int]
+    ) -> El:
+        state = (current, frozenset(expanded))
+        if self._sidebar is None or rows is not self._drawn_rows or state != self._drawn_state:
+            self._sidebar = render_tree(self.children(rows), current, expanded)
+            self._drawn_rows, self._drawn_state = rows, state
+        return self._sidebar
 
 
 def _branch(

@@ -213,3 +213,23 @@ def test_edits_and_undo_wait_while_an_agent_turn_is_open() -> None:
         assert ui.dispatch("help").dialog is not None  # reading is fine
     assert [r.folder.name for r in ui.store.folder_tree()] == ["Biology"]
     assert ui.dispatch("undo").error is None
+
+
+def test_the_sidebar_is_redrawn_only_when_what_it_shows_changes() -> None:
+    ui = make()
+    fid = folder(ui)
+    ui.dispatch("save-folder", None, {"name": "Cells", "parent": str(fid)})
+    ui.navigate(Route(folder_id=fid))
+    ui.dispatch("save-word", None, {"folder": str(fid), "term": "mitosis", "meanings": "x"})
+    first = ui.render_tree()
+    word = ui.store.find_words("mitosis")[0]
+    ui.dispatch("save-word", str(word.id), {"term": "mitosis", "meanings": "cell division"})
+    assert ui.render_tree() is first  # a new meaning changes nothing the sidebar shows
+    ui.dispatch("save-word", None, {"folder": str(fid), "term": "meiosis", "meanings": "y"})
+    counted = ui.render_tree()
+    assert counted is not first and "2 words" in text_content(counted)
+    ui.state.expanded.discard(fid)
+    collapsed = ui.render_tree()
+    assert collapsed is not counted and "Cells" not in text_content(collapsed)
+    ui.state.expanded.add(fid)
+    assert "Cells" in text_content(ui.render_tree())
