@@ -1,7 +1,8 @@
 """Composition root: load the Python packages, open the workspace and hand it to the page.
 
 Runs as PyScript's main script. Progress and any startup error are shown in the static shell
-(static/boot.js), and `data-ready="true"` marks the app interactive for people and tests.
+(static/boot.js), and `data-ready="true"` marks the app interactive for people and tests; the
+AI assistant attaches right after (Session.attach_assistant).
 """
 
 import js  # type: ignore[import-not-found]
@@ -17,6 +18,7 @@ try:
 
     session = await start(boot.showStage)  # noqa: F704, PLE1142
     js.document.documentElement.dataset.ready = "true"
+    await session.attach_assistant()  # noqa: F704, PLE1142
 except Exception as exc:
     message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
     boot.showError(str(message))

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
 from app.browser.app import Page
-from app.browser.assistant import Assistant
 from app.browser.dom import measured
 from app.browser.idb import IndexedDbBackend
 from app.browser.network import NetworkStatus
@@ -24,6 +23,9 @@ from app.store.changes import Changeset
 from app.store.durability import Durability
 from app.store.oplog import CorruptEntryError, decode_entry
 from app.ui.controller import Controller
+
+if TYPE_CHECKING:
+    from app.browser.assistant import Assistant
 
 READ_ONLY = (
     "Lexical is open in another tab, which is the one that saves changes. This tab follows it "
@@ -69,6 +71,18 @@ class Session:
         if self.durability.snapshot_due:
             with measured("snapshot"):
                 await self.durability.snapshot()
+
+    async def attach_assistant(self) -> None:
+        """Add the AI assistant once the collection is usable. Its code (agents, providers and
+        their pydantic models) is about a third of the app's import time and nothing in the
+        first screen needs it, so it is imported only now; its buttons stay disabled until
+        then."""
+        await asyncio.sleep(0)  # let the ready page paint first
+        from app.browser.assistant import Assistant  # noqa: PLC0415 (deferred: see above)
+
+        with measured("assistant"):
+            self.assistant = Assistant(self.page)
+            self.assistant.start()
 
     def become_writer(self) -> None:
         self.controller.read_only = None
@@ -126,8 +140,6 @@ async def start(stage: Any) -> Session:
     stage(4)
     with measured("first-render"):
         session.page.start()
-    session.assistant = Assistant(session.page)
-    session.assistant.start()
     if is_writer:
         session.become_writer()
     else:

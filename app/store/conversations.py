@@ -27,7 +27,7 @@ TITLE_MAX = 80
 
 
 class _Row(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use, not at startup
 
 
 class ConversationInfo(_Row):
