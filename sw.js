@@ -65,6 +65,11 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin || request.method !== "GET") return;
   if (request.mode === "navigate") {
     event.respondWith(navigate(request));
+  } else if (url.pathname.endsWith(".wasm") && self.navigator.onLine) {
+    // Online, the runtime's WebAssembly is left to the browser: only a response from its HTTP
+    // cache brings V8's cached compiled code, and compiling Pyodide again costs about 0.5 s
+    // on every start. Offline it comes from the precache below (docs/decisions/005).
+    return;
   } else if (PRECACHED.has(url.href)) {
     event.respondWith(cacheFirst(request));
   }

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, Request, Route, expect
 
-from e2e.conftest import BOOT_TIMEOUT_MS, READY, ROOT, Guard, open_app, screenshot
+from e2e.conftest import BOOT_TIMEOUT_MS, READY, ROOT, Guard, open_app, reload, screenshot
 from e2e.lexical_ui import (
     add_word,
     create_folder,
@@ -111,6 +111,11 @@ def test_starts_and_works_offline_after_one_visit(
     guard.outside.clear()
     expect(offline_indicator(page)).to_be_hidden()
 
+    wasm_from_worker: list[bool] = []  # per load: was the runtime's WebAssembly from the worker?
+    page.on(
+        "response",
+        lambda r: r.url.endswith(".wasm") and wasm_from_worker.append(r.from_service_worker),
+    )
     context.set_offline(True)
     expect(offline_indicator(page)).to_be_visible()
     page.reload()
@@ -132,6 +137,9 @@ def test_starts_and_works_offline_after_one_visit(
 
     context.set_offline(False)
     expect(offline_indicator(page)).to_be_hidden()
+    # Online, the browser fetches it itself (its HTTP cache keeps V8's compiled code).
+    reload(page)
+    assert wasm_from_worker == [True, True, False]
 
 
 def _copy_site(target: Path) -> Path:
