@@ -8,7 +8,6 @@ fails on any request that leaves the machine and on any uncaught error in a page
 from __future__ import annotations
 
 import ast
-import os
 import shutil
 import socket
 import subprocess
@@ -26,18 +25,11 @@ from playwright.sync_api import BrowserContext, Page, Playwright
 from app.store import Store
 from app.store.durability import SnapshotRecord
 from bench.server import DATA_PREFIX
+from scripts import chromium
 from scripts.serve import ROOT
 
 PROBE = Path(__file__).with_name("probe.js")
 BOOT_TIMEOUT_MS = 180_000
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 BLANK = "blank.html"
 
 # Writes a snapshot record the way app/browser/idb.py stores one (same database and stores).
@@ -63,12 +55,10 @@ SEED_JS = """async ({url, meta, names}) => {
 }"""
 
 
-def chromium() -> str:
-    return os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-
-
 def chromium_version() -> str:
-    out = subprocess.run([chromium(), "--version"], capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [chromium.executable(), "--version"], capture_output=True, text=True, check=False
+    )
     return out.stdout.strip().split(" built on")[0]
 
 
@@ -177,9 +167,9 @@ def profile(playwright: Playwright, base_url: str) -> Iterator[Profile]:
     user_data = tempfile.mkdtemp(prefix="lexical-bench-profile-")
     context = playwright.chromium.launch_persistent_context(
         user_data,
-        executable_path=chromium(),
+        executable_path=chromium.executable(),
         headless=True,
-        args=ARGS,
+        args=chromium.FLAGS,
         viewport={"width": 1280, "height": 800},
     )
     try:

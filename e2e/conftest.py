@@ -6,8 +6,6 @@ machine is blocked and fails the test, as does any uncaught error on the page.
 
 from __future__ import annotations
 
-import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -18,6 +16,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+
+from scripts import chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "e2e" / "artifacts"
@@ -56,18 +56,10 @@ def base_url() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     return {
         **browser_type_launch_args,
-        "executable_path": executable,
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
+        "executable_path": chromium.executable(),
+        "args": chromium.FLAGS,
     }
 
 

@@ -7,7 +7,6 @@ unload handlers, no graceful IndexedDB shutdown), then started again on the same
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -19,23 +18,18 @@ from playwright.sync_api import Browser, Page, Playwright, expect
 
 from e2e.conftest import BOOT_TIMEOUT_MS, READY, Guard
 from e2e.lexical_ui import add_word, create_folder, tree_link, wait_saved, word_item, words_heading
+from scripts import chromium
 
 
 @contextmanager
 def _chromium(playwright: Playwright, profile: Path) -> Iterator[tuple[Browser, int]]:
-    executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     port_file = profile / "DevToolsActivePort"
     port_file.unlink(missing_ok=True)
     process = subprocess.Popen(
         [
-            executable,
+            chromium.executable(),
             "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
+            *chromium.FLAGS,
             f"--user-data-dir={profile}",
             "--remote-debugging-port=0",
             "about:blank",
