@@ -7,6 +7,7 @@ transactions and resolve only on `complete`, so "Saved" in the UI means flushed 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -127,6 +128,11 @@ class IndexedDbBackend:
             # Some failures (a closed connection, an uncloneable value) throw right away
             # instead of aborting the transaction; the save queue must hear of them the same way.
             raise StorageError(_explain(exc)) from None
+        # Otherwise the transaction commits only when the current task ends, after the page
+        # has redrawn for the edit; committing now overlaps the write with the redraw. A
+        # transaction that already aborted refuses; its abort event then says why.
+        with contextlib.suppress(JsException):
+            tx.commit()
         await _wait(tx, "complete", True)
 
     async def put_snapshot(self, record: SnapshotRecord) -> None:
