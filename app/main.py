@@ -5,6 +5,8 @@ Runs as PyScript's main script. Progress and any startup error are shown in the 
 AI assistant attaches right after (Session.attach_assistant).
 """
 
+import sys
+
 import js  # type: ignore[import-not-found]
 import pyodide_js  # type: ignore[import-not-found]
 
@@ -14,6 +16,8 @@ try:
     # Installed from the self-hosted, sha256-pinned Pyodide lock (see scripts/vendor.py).
     await pyodide_js.loadPackage(["pydantic", "mistune"], checkIntegrity=True)  # noqa: F704, PLE1142
     boot.showStage(3)
+    # pyscript.toml copies app.zip into the home directory; it is imported from as it is.
+    sys.path.insert(0, "/home/pyodide/app.zip")
     from app.browser.session import start
 
     session = await start(boot.showStage)  # noqa: F704, PLE1142
