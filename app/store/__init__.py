@@ -234,6 +234,10 @@ class Store:
     def group(self, label: str) -> Iterator[None]:
         """Make every command inside one undo step labelled `label` (e.g. one agent turn)."""
         with self._history.step(label):
+            if self._tree is not None and self._tree[0] is None:
+                # Nothing is written yet, so the tree kept between steps is current here: an
+                # agent turn's first request need not build it again.
+                self._tree = (self._history.version, self._tree[1])
             yield
 
     # --- history and listeners ----------------------------------------------------------------

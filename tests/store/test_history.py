@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -269,3 +270,17 @@ def test_editing_a_word_does_not_rebuild_the_folder_tree(
     store.update_word(word.id, WordPatch(term="Heart", meanings=["pumps blood"]))
     store.add_note(NewNote(folder_id=folder.id, title="Valves"))
     assert store.folder_tree() == first
+
+
+def test_a_group_starts_with_the_folder_tree_already_read(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = store.create_folder(NewFolder(name="Cardiology"))
+    before = store.folder_tree()
+    real = importlib.import_module("app.store.queries").folder_tree
+    monkeypatch.setattr("app.store.queries.folder_tree", lambda _db: pytest.fail("rebuilt"))
+    with store.group("Agent turn"):
+        assert store.folder_tree() is before
+        monkeypatch.setattr("app.store.queries.folder_tree", real)
+        store.add_word(NewWord(folder_id=folder.id, term="heart"))
+        assert store.folder_tree()[0].word_count == 1
