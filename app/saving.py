@@ -26,7 +26,12 @@ IDLE_SECONDS = 1.0
 @dataclass(frozen=True)
 class SaveStatus:
     state: SaveState
-    message: str
+    message: str  # the whole story; for an error, the reason and what Lexical does about it
+
+    @property
+    def label(self) -> str:
+        """A word or two for the top bar (an error's reason goes in the banner)."""
+        return "Not saved" if self.state == "error" else self.message
 
 
 class SaveQueue:

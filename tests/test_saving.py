@@ -55,8 +55,9 @@ def test_failure_is_reported_and_retried_without_reordering() -> None:
 
     asyncio.run(run())
     assert written == ["a", "b"]
-    assert any(s.state == "error" and "storage is full" in s.message for s in statuses)
-    assert statuses[-1].state == "saved"
+    [error] = [s for s in statuses if s.state == "error"]
+    assert "storage is full" in error.message and error.label == "Not saved"
+    assert statuses[-1].state == "saved" and statuses[-1].label == "Saved"
 
 
 def test_housekeeping_runs_after_saved_and_edits_meanwhile_are_saved_too() -> None:

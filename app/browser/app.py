@@ -195,8 +195,7 @@ class Page:
         self.toast.hidden = True
 
     def show_status(self, status: SaveStatus) -> None:
-        # The top bar has room for a word or two; the reason goes in the banner below it.
-        self.status.textContent = "Not saved" if status.state == "error" else status.message
+        self.status.textContent = status.label
         self.status.dataset.state = status.state
         if status.state == "error":
             self.show_banner(status.message, error=True)
