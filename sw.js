@@ -10,6 +10,7 @@ const CACHE = PREFIX + self.LEXICAL_PRECACHE.version;
 const PRECACHED = new Set(self.LEXICAL_PRECACHE.files.map((f) => new URL(f, self.location).href));
 const SHELL = new URL("./index.html", self.location).href;
 const SCOPE = new URL("./", self.location).href;
+const PROBE = new URL("./static/build/precache.js", self.location).href;
 
 self.addEventListener("install", (event) => {
   // "no-cache" revalidates with the server, so the cache holds exactly this build's bytes.
@@ -40,13 +41,28 @@ async function cacheFirst(request) {
   return (await cached(request.url)) || fetch(request);
 }
 
+// Whether the server answered when the app was last opened. Decides where the runtime's
+// WebAssembly comes from (see the fetch handler); false until an answer comes, so a start on a
+// dead network never waits for it.
+let serverAnswered = false;
+
+function checkServer() {
+  serverAnswered = false;
+  fetch(new Request(PROBE, { method: "HEAD", cache: "no-store" })).then(
+    (response) => { serverAnswered = response.ok; },
+    () => { serverAnswered = false; },
+  );
+}
+
 async function navigate(request) {
   const url = new URL(request.url);
   url.search = "";
+  url.hash = "";  // a request's URL keeps the fragment, and the app's links all have one
   // The app's own address is served from this version's cache: the page and every file it
   // loads then come from the same build. Other addresses go to the network, and to the app
   // when there is none.
   if (url.href === SCOPE || url.href === SHELL) {
+    checkServer();
     return (await cached(SHELL)) || fetch(request);
   }
   try {
@@ -65,10 +81,11 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin || request.method !== "GET") return;
   if (request.mode === "navigate") {
     event.respondWith(navigate(request));
-  } else if (url.pathname.endsWith(".wasm") && self.navigator.onLine) {
-    // Online, the runtime's WebAssembly is left to the browser: only a response from its HTTP
-    // cache brings V8's cached compiled code, and compiling Pyodide again costs about 0.5 s
-    // on every start. Offline it comes from the precache below (docs/decisions/005).
+  } else if (url.pathname.endsWith(".wasm") && serverAnswered) {
+    // While the server answers, the runtime's WebAssembly is left to the browser: only a
+    // response from its HTTP cache brings V8's cached compiled code, and compiling Pyodide
+    // again costs about 0.5 s on every start. Otherwise it comes from the precache below
+    // (docs/decisions/005).
     return;
   } else if (PRECACHED.has(url.href)) {
     event.respondWith(cacheFirst(request));

@@ -141,6 +141,13 @@ def test_starts_and_works_offline_after_one_visit(
     reload(page)
     assert wasm_from_worker == [True, True, False]
 
+    # The server stops answering while the browser still says it is online (a host that is
+    # down, a dead Wi-Fi): the app still starts, everything from the worker's cache.
+    context.route("**/*", lambda route: route.abort("connectionrefused"))
+    reload(page)
+    expect(word_item(page, "pasaporte")).to_be_visible()
+    assert wasm_from_worker == [True, True, False, True]
+
 
 def _copy_site(target: Path) -> Path:
     """A deployable copy of the site: its files, the runtime, the worker and the app's sources."""
