@@ -7,6 +7,8 @@ into a worker by changing only the transport.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 APP = Path(__file__).resolve().parent.parent / "app"
@@ -45,3 +47,32 @@ def test_the_check_sees_browser_imports() -> None:
 def test_every_module_says_what_it_is_for() -> None:
     missing = [str(p) for p in APP.rglob("*.py") if not ast.get_docstring(ast.parse(p.read_text()))]
     assert missing == []
+
+
+# What the first screen must not import: the AI layer, the import/export readers and the
+# Markdown parser are loaded when first used, which keeps them out of the startup time that
+# `make bench` measures (docs/benchmarks.md).
+LATER = ("app.agents", "app.llm", "app.tools", "app.browser.assistant", "mistune")
+STARTUP_IMPORTS = """
+import sys
+from unittest.mock import MagicMock
+for name in ("js", "pyodide", "pyodide.ffi", "pyodide_js"):
+    sys.modules[name] = MagicMock()  # the browser, as far as importing needs
+import app.browser.session
+print("\\n".join(sorted(sys.modules)))
+"""
+
+
+def test_the_first_screen_imports_nothing_that_can_wait() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", STARTUP_IMPORTS],
+        cwd=APP.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = result.stdout.split()
+    assert "app.browser.session" in loaded and "pydantic" in loaded
+    assert [m for m in loaded if m.startswith(LATER)] == []
+    readers = [m for m in loaded if m.startswith("app.store.transfer.")]
+    assert readers == ["app.store.transfer.steps"]  # only the progress type the page shows
