@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from e2e.conftest import Guard, reload
-from e2e.lexical_ui import add_word, create_folder, wait_saved, word_item
+from e2e.lexical_ui import add_word, create_folder, dialog, tree_link, wait_saved, word_item
 
 # Overwrite the newest operation-log entry in IndexedDB with torn JSON, as a crash mid-write
 # on a broken disk might leave it.
@@ -45,6 +47,62 @@ def test_a_torn_log_entry_keeps_everything_before_it_and_says_so(app: Page) -> N
     expect(word_item(app, "septum")).to_be_visible()
     expect(word_item(app, "atrium")).to_be_visible()
     expect(app.get_by_role("alert").filter(has_text="restored up to edit")).to_have_count(0)
+
+
+# Change one letter of a meaning inside the newest snapshot, keeping its recorded checksum, as
+# a failing disk might. The database stays well-formed (SQLite's own check passes), so only the
+# checksum can tell. Returns the edit the snapshot was taken at.
+DAMAGE_NEWEST_SNAPSHOT = """async () => {
+  const db = await new Promise((ok, fail) => {
+    const r = indexedDB.open("lexical"); r.onsuccess = () => ok(r.result); r.onerror = fail;
+  });
+  const tx = db.transaction("snapshots", "readwrite");
+  const store = tx.objectStore("snapshots");
+  const rows = await new Promise((ok) => {
+    const r = store.getAll(); r.onsuccess = () => ok(r.result);
+  });
+  const newest = rows.reduce((a, b) => (b.seq > a.seq ? b : a));
+  const word = new TextEncoder().encode("meaning number 7");
+  const data = newest.data;
+  const at = data.findIndex((_, i) => word.every((byte, j) => data[i + j] === byte));
+  if (at < 0) throw new Error("the snapshot does not hold the meaning to damage");
+  data[at] = "M".charCodeAt(0);
+  store.put(newest);
+  await new Promise((ok) => { tx.oncomplete = ok; });
+  db.close();
+  return newest.seq;
+}"""
+PASTE = """text => {
+  const area = document.querySelector("#bulk-text");
+  area.value = text;
+  area.dispatchEvent(new InputEvent("input", { bubbles: true }));
+}"""
+SNAPSHOTS_WRITTEN = "performance.getEntriesByName('lexical:snapshot').length"
+
+
+def test_a_damaged_snapshot_is_noticed_and_the_log_restores_the_edits(app: Page) -> None:
+    # Over a megabyte of log makes the app write a snapshot once editing pauses.
+    create_folder(app, "Lists")
+    app.get_by_role("button", name="Bulk paste…").click()
+    app.evaluate(PASTE, "\n".join(f"term{i:05d} - meaning number {i}" for i in range(8000)))
+    dialog(app).get_by_role("button", name=re.compile(r"^Add 8,?000 words$")).click()
+    wait_saved(app)
+    app.wait_for_function(f"{SNAPSHOTS_WRITTEN} > 0", timeout=30_000)
+    create_folder(app, "Anatomy")
+    add_word(app, "aorta", ["the main artery"])
+    wait_saved(app)
+    reload(app)  # the snapshot is read back (and found intact), then the log on top of it
+    expect(word_item(app, "aorta")).to_be_visible()
+    expect(app.get_by_role("alert").filter(has_text="damaged")).to_have_count(0)
+
+    damaged = app.evaluate(DAMAGE_NEWEST_SNAPSHOT)
+    reload(app)
+    expect(app.get_by_role("alert")).to_contain_text(
+        f"The saved copy from edit {damaged:,} is damaged."
+    )
+    # Nothing is lost: the log still holds every edit since the start.
+    expect(word_item(app, "aorta")).to_be_visible()
+    expect(tree_link(app, "Lists")).to_have_accessible_name(re.compile(r"Lists, 8,?000 words"))
 
 
 def test_a_startup_failure_is_shown_on_the_page(

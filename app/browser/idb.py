@@ -14,7 +14,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, create_proxy, to_js  # type: ignore[import-not-found]
 
-from app.browser.dom import js_object
+from app.browser.dom import found, js_object
 from app.domain import LexicalError
 from app.store.durability import SnapshotRecord
 
@@ -70,6 +70,17 @@ def _wait(target: Any, ok_event: str, value: Any = None) -> asyncio.Future[Any]:
     return future
 
 
+async def _sha256_hex(buffers: list[Any]) -> list[str | None]:
+    """The browser's own SHA-256 of each buffer, all at once (about three times faster than
+    hashing in Python); None each where it has none (Web Crypto needs a secure context, and a
+    page served over plain http on a LAN is not one), and Python checks those instead."""
+    subtle = getattr(js.crypto, "subtle", None)
+    if not found(subtle):
+        return [None] * len(buffers)
+    digests = await asyncio.gather(*(subtle.digest("SHA-256", b) for b in buffers))
+    return [js.Uint8Array.new(d).to_bytes().hex() for d in digests]
+
+
 class IndexedDbBackend:
     """`DurableBackend` over one IndexedDB database."""
 
@@ -105,19 +116,19 @@ class IndexedDbBackend:
         rows = await _wait(
             self._tx(SNAPSHOTS, "readonly").objectStore(SNAPSHOTS).getAll(), "success"
         )
-        records = []
-        for row in rows:
-            records.append(
-                SnapshotRecord(
-                    slot=row.slot,
-                    seq=row.seq,
-                    schema_version=row.schema_version,
-                    length=row.length,
-                    checksum=row.checksum,
-                    data=row.data.to_bytes(),
-                )
+        digests = await _sha256_hex([row.data for row in rows])
+        return [
+            SnapshotRecord(
+                slot=row.slot,
+                seq=row.seq,
+                schema_version=row.schema_version,
+                length=row.length,
+                checksum=row.checksum,
+                data=row.data.to_bytes(),
+                digest=digest,
             )
-        return records
+            for row, digest in zip(rows, digests, strict=True)
+        ]
 
     async def _write(self, store: str, request: Callable[[Any], object]) -> None:
         """Run one write request in a strict transaction and wait until it has committed."""

@@ -337,3 +337,13 @@ def test_a_failed_snapshot_keeps_the_written_entry_and_never_duplicates_it() -> 
     rebooted = Durability(backend)
     asyncio.run(rebooted.boot())
     assert dump(rebooted.store) == dump(store)
+
+
+def test_a_digest_from_the_backend_stands_in_for_hashing_in_python() -> None:
+    store = Store.open()
+    store.create_folder(NewFolder(name="F"))
+    record = SnapshotRecord.of(0, 1, store)
+    assert record.intact()
+    assert record.model_copy(update={"digest": record.checksum}).intact()
+    assert not record.model_copy(update={"digest": "0" * 64}).intact()  # the bytes changed
+    assert "digest" not in record.model_copy(update={"digest": record.checksum}).model_dump()
