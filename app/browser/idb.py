@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -112,10 +111,6 @@ class IndexedDbBackend:
         if mode == "readwrite":
             return self._db.transaction(store, mode, js_object(durability="strict"))
         return self._db.transaction(store, mode)
-
-    async def sha256(self, data: bytes) -> str:
-        (digest,) = await _sha256_hex([to_js(data)])
-        return digest if digest is not None else hashlib.sha256(data).hexdigest()
 
     async def load_snapshots(self) -> list[SnapshotRecord]:
         rows = await _wait(

@@ -38,19 +38,12 @@ class SnapshotRecord(BaseModel):
     @classmethod
     def of(cls, slot: int, seq: int, store: Store) -> SnapshotRecord:
         data = store.snapshot()
-        return cls.holding(slot, seq, store, data, hashlib.sha256(data).hexdigest())
-
-    @classmethod
-    def holding(
-        cls, slot: int, seq: int, store: Store, data: bytes, checksum: str
-    ) -> SnapshotRecord:
-        """A record of `store` serialized as `data`, whose sha256 is `checksum`."""
         return cls(
             slot=slot,
             seq=seq,
             schema_version=store.schema_version,
             length=len(data),
-            checksum=checksum,
+            checksum=hashlib.sha256(data).hexdigest(),
             data=data,
         )
 
@@ -63,11 +56,6 @@ class SnapshotRecord(BaseModel):
 
 class DurableBackend(Protocol):
     """Persistent storage for snapshots and log entries (IndexedDB in the browser)."""
-
-    async def sha256(self, data: bytes) -> str:
-        """Hex sha256 of `data`, as fast as this storage's platform can (the browser's own
-        is about three times faster than Python's, and works off the main thread)."""
-        ...
 
     async def load_snapshots(self) -> list[SnapshotRecord]: ...
     async def put_snapshot(self, record: SnapshotRecord) -> None: ...
@@ -187,13 +175,8 @@ class Durability:
     async def snapshot(self) -> None:
         """Write the whole database into the older slot, then trim the log behind the other."""
         slot = min(SLOTS, key=lambda s: self._slot_seq[s])
-        # Taken together, before any wait: the bytes hold exactly the edits up to `seq`.
-        seq, data = self._seq, self.store.snapshot()
-        checksum = await self._backend.sha256(data)
-        await self._backend.put_snapshot(
-            SnapshotRecord.holding(slot, seq, self.store, data, checksum)
-        )
-        self._slot_seq[slot] = seq
+        await self._backend.put_snapshot(SnapshotRecord.of(slot, self._seq, self.store))
+        self._slot_seq[slot] = self._seq
         self._since_snapshot = 0
         self._bytes_since_snapshot = 0
         older = self._slot_seq[1 - slot]

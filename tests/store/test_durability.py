@@ -27,11 +27,6 @@ class MemoryBackend:
         self.snapshots: dict[int, SnapshotRecord] = {}
         self.ops: dict[int, str] = {}
         self.appends: list[tuple[int, str]] = []
-        self.hashed = 0  # snapshots whose checksum the backend computed
-
-    async def sha256(self, data: bytes) -> str:
-        self.hashed += 1
-        return hashlib.sha256(data).hexdigest()
 
     async def load_snapshots(self) -> list[SnapshotRecord]:
         return list(self.snapshots.values())
@@ -352,14 +347,3 @@ def test_a_digest_from_the_backend_stands_in_for_hashing_in_python() -> None:
     assert record.model_copy(update={"digest": record.checksum}).intact()
     assert not record.model_copy(update={"digest": "0" * 64}).intact()  # the bytes changed
     assert "digest" not in record.model_copy(update={"digest": record.checksum}).model_dump()
-
-
-def test_a_snapshot_is_checksummed_by_the_backend() -> None:
-    backend = MemoryBackend()
-    durability = Durability(backend)
-    asyncio.run(durability.boot())
-    durability.store.create_folder(NewFolder(name="F"))
-    asyncio.run(durability.snapshot())
-    assert backend.hashed == 1
-    (record,) = backend.snapshots.values()
-    assert record.intact() and record.length == len(record.data)
