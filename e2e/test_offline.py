@@ -19,7 +19,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, Request, Route, expect
+from playwright.sync_api import BrowserContext, Locator, Page, Request, Response, Route, expect
 
 from e2e.conftest import BOOT_TIMEOUT_MS, READY, ROOT, Guard, open_app, reload, screenshot
 from e2e.lexical_ui import (
@@ -112,10 +112,12 @@ def test_starts_and_works_offline_after_one_visit(
     expect(offline_indicator(page)).to_be_hidden()
 
     wasm_from_worker: list[bool] = []  # per load: was the runtime's WebAssembly from the worker?
-    page.on(
-        "response",
-        lambda r: r.url.endswith(".wasm") and wasm_from_worker.append(r.from_service_worker),
-    )
+
+    def answered(response: Response) -> None:
+        if response.url.endswith(".wasm"):
+            wasm_from_worker.append(response.from_service_worker)
+
+    page.on("response", answered)
     context.set_offline(True)
     expect(offline_indicator(page)).to_be_visible()
     page.reload()

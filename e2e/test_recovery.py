@@ -9,23 +9,38 @@ from playwright.sync_api import BrowserContext, Page, Route, expect
 from e2e.conftest import Guard, reload
 from e2e.lexical_ui import add_word, create_folder, dialog, tree_link, wait_saved, word_item
 
-# Overwrite the newest operation-log entry in IndexedDB with torn JSON, as a crash mid-write
-# on a broken disk might leave it.
-TEAR_NEWEST_EDIT = """async () => {
-  const db = await new Promise((ok, fail) => {
-    const r = indexedDB.open("lexical"); r.onsuccess = () => ok(r.result); r.onerror = fail;
-  });
-  const tx = db.transaction("ops", "readwrite");
-  const store = tx.objectStore("ops");
-  const keys = await new Promise((ok) => {
-    const r = store.getAllKeys(); r.onsuccess = () => ok(r.result);
-  });
+
+def rewrite(page: Page, store: str, body: str) -> object:
+    """Run `body` (JavaScript, given `store`, one object store of Lexical's IndexedDB open for
+    writing, and `read(request)`, which awaits a request's result) as one transaction, the
+    way damage would reach the saved data behind the app's back; returns what `body` returns."""
+    return page.evaluate(
+        """async (name) => {
+          const db = await new Promise((ok, fail) => {
+            const r = indexedDB.open("lexical"); r.onsuccess = () => ok(r.result); r.onerror = fail;
+          });
+          const tx = db.transaction(name, "readwrite");
+          const store = tx.objectStore(name);
+          const read = (r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); });
+          const result = await (async () => {"""
+        + body
+        + """})();
+          await new Promise((ok) => { tx.oncomplete = ok; });
+          db.close();
+          return result;
+        }""",
+        store,
+    )
+
+
+# Overwrite the newest operation-log entry with torn JSON, as a crash mid-write on a broken
+# disk might leave it; returns its seq.
+TEAR_NEWEST_EDIT = """
+  const keys = await read(store.getAllKeys());
   const last = keys[keys.length - 1];
   store.put({seq: last, text: '{"seq": ' + last + ', "sum": "torn'});
-  await new Promise((ok) => { tx.oncomplete = ok; });
-  db.close();
   return last;
-}"""
+"""
 
 
 def test_a_torn_log_entry_keeps_everything_before_it_and_says_so(app: Page) -> None:
@@ -33,7 +48,7 @@ def test_a_torn_log_entry_keeps_everything_before_it_and_says_so(app: Page) -> N
     for term in ("aorta", "atrium", "ventricle"):
         add_word(app, term, ["part of the heart"])
     wait_saved(app)
-    torn = app.evaluate(TEAR_NEWEST_EDIT)
+    torn = rewrite(app, "ops", TEAR_NEWEST_EDIT)
     reload(app)
     banner = app.get_by_role("alert").filter(has_text="restored up to edit")
     expect(banner).to_contain_text(f"restored up to edit {torn - 1}")
@@ -52,15 +67,8 @@ def test_a_torn_log_entry_keeps_everything_before_it_and_says_so(app: Page) -> N
 # Change one letter of a meaning inside the newest snapshot, keeping its recorded checksum, as
 # a failing disk might. The database stays well-formed (SQLite's own check passes), so only the
 # checksum can tell. Returns the edit the snapshot was taken at.
-DAMAGE_NEWEST_SNAPSHOT = """async () => {
-  const db = await new Promise((ok, fail) => {
-    const r = indexedDB.open("lexical"); r.onsuccess = () => ok(r.result); r.onerror = fail;
-  });
-  const tx = db.transaction("snapshots", "readwrite");
-  const store = tx.objectStore("snapshots");
-  const rows = await new Promise((ok) => {
-    const r = store.getAll(); r.onsuccess = () => ok(r.result);
-  });
+DAMAGE_NEWEST_SNAPSHOT = """
+  const rows = await read(store.getAll());
   const newest = rows.reduce((a, b) => (b.seq > a.seq ? b : a));
   const word = new TextEncoder().encode("meaning number 7");
   const data = newest.data;
@@ -68,10 +76,8 @@ DAMAGE_NEWEST_SNAPSHOT = """async () => {
   if (at < 0) throw new Error("the snapshot does not hold the meaning to damage");
   data[at] = "M".charCodeAt(0);
   store.put(newest);
-  await new Promise((ok) => { tx.oncomplete = ok; });
-  db.close();
   return newest.seq;
-}"""
+"""
 PASTE = """text => {
   const area = document.querySelector("#bulk-text");
   area.value = text;
@@ -95,7 +101,7 @@ def test_a_damaged_snapshot_is_noticed_and_the_log_restores_the_edits(app: Page)
     expect(word_item(app, "aorta")).to_be_visible()
     expect(app.get_by_role("alert").filter(has_text="damaged")).to_have_count(0)
 
-    damaged = app.evaluate(DAMAGE_NEWEST_SNAPSHOT)
+    damaged = rewrite(app, "snapshots", DAMAGE_NEWEST_SNAPSHOT)
     reload(app)
     expect(app.get_by_role("alert")).to_contain_text(
         f"The saved copy from edit {damaged:,} is damaged."
