@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from e2e.conftest import Guard, reload
+from e2e.conftest import Guard, reload, screenshot
 from e2e.lexical_ui import add_word, create_folder, dialog, tree_link, wait_saved, word_item
 
 
@@ -108,6 +108,7 @@ def test_a_damaged_snapshot_is_noticed_and_the_log_restores_the_edits(app: Page)
     )
     # Nothing is lost: the log still holds every edit since the start.
     expect(word_item(app, "aorta")).to_be_visible()
+    screenshot(app, "damaged-snapshot")
     expect(tree_link(app, "Lists")).to_have_accessible_name(re.compile(r"Lists, 8,?000 words"))
 
 
