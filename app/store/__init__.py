@@ -42,6 +42,7 @@ from app.store.results import (
     WordsMoved,
 )
 from app.store.search import search
+from app.store.study import Study
 
 if TYPE_CHECKING:
     from app.store.transfer.model import ParsedImport
@@ -70,6 +71,7 @@ class Store:
         self._clock = clock
         self._history = History(db, read_only=read_only)
         self.conversations = Conversations(db, self._history, clock)
+        self.study = Study(db, self._history, clock, self.folder_tree)
         # The folder tree is read on every redraw and by every agent request, and costs
         # O(folders + words) to build. Between steps it is kept until a change touches folders or
         # moves, adds or deletes words. Inside a step (an agent turn) it is keyed on the history's

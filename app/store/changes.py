@@ -18,14 +18,28 @@ from pydantic import BaseModel, ConfigDict
 from app.store.db import Database
 from app.store.staging import insert_rows
 
-Table = Literal["folder", "word", "note", "conversation", "message", "usage"]
+Table = Literal[
+    "folder",
+    "word",
+    "note",
+    "card",
+    "review",
+    "study_options",
+    "study_session",
+    "conversation",
+    "message",
+    "usage",
+]
 Op = Literal["insert", "update", "delete"]
 # The user's collection: what undo steps, backups and exports are made of.
 COLLECTION_TABLES: tuple[Table, ...] = ("folder", "word", "note")
+# Study progress: in backups and exports with the collection, but grades are written apart from
+# the edit undo stack (decision 011), so "undo my last edit" never takes back a grade.
+STUDY_TABLES: tuple[Table, ...] = ("card", "review", "study_options", "study_session")
 # The assistant's conversations and usage log: logged for durability like everything else, but
 # written only outside undo steps and never part of backups or exports (decision 009).
 AGENT_TABLES: tuple[Table, ...] = ("conversation", "message", "usage")
-TABLES: tuple[Table, ...] = COLLECTION_TABLES + AGENT_TABLES
+TABLES: tuple[Table, ...] = COLLECTION_TABLES + STUDY_TABLES + AGENT_TABLES
 Row = dict[str, int | str | None]
 BATCH = 16  # below this many rows in a run, one statement per row is cheaper than staging
 

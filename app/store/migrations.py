@@ -143,10 +143,84 @@ def _v3_agent_memory(db: Database) -> None:
         db.execute(statement)
 
 
+# Study progress (decision 011). Cards exist only for words that were studied: a word with no
+# card in a direction is new there, so adding words writes nothing here. `folder_id` repeats the
+# word's folder (kept by a trigger) so due counts per folder read one index without a join.
+# Reviews keep the card row as it was before (`state_before`), so a grade can be undone exactly,
+# even after a reload, and an Anki history can be replayed.
+_V4_STUDY_TABLES = [
+    """CREATE TABLE card (
+        id INTEGER PRIMARY KEY,
+        word_id INTEGER NOT NULL REFERENCES word(id),
+        folder_id INTEGER NOT NULL,
+        direction TEXT NOT NULL,
+        state INTEGER NOT NULL,
+        step INTEGER,
+        stability REAL,
+        difficulty REAL,
+        due INTEGER NOT NULL,
+        last_review INTEGER,
+        reps INTEGER NOT NULL DEFAULT 0,
+        lapses INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)""",
+    "CREATE UNIQUE INDEX card_by_word ON card(word_id, direction)",
+    "CREATE INDEX card_by_folder ON card(folder_id, direction, due)",
+    "CREATE INDEX card_by_due ON card(due)",
+    """CREATE TABLE review (
+        id INTEGER PRIMARY KEY,
+        card_id INTEGER NOT NULL,
+        word_id INTEGER NOT NULL,
+        session_id INTEGER,
+        rating INTEGER NOT NULL,
+        reviewed_at INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL DEFAULT 0,
+        mode TEXT NOT NULL,
+        state_before TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)""",
+    "CREATE INDEX review_by_card ON review(card_id, reviewed_at)",
+    "CREATE INDEX review_by_word ON review(word_id)",
+    "CREATE INDEX review_by_time ON review(reviewed_at)",
+    "CREATE INDEX review_by_session ON review(session_id, id)",
+    # One row per folder that sets its own options (id = folder id); 0 holds the collection's.
+    """CREATE TABLE study_options (
+        id INTEGER PRIMARY KEY,
+        options TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)""",
+    """CREATE TABLE study_session (
+        id INTEGER PRIMARY KEY,
+        scope TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        current TEXT,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)""",
+    "CREATE INDEX study_session_open ON study_session(finished_at)",
+    # A word's progress follows it: into another folder, and out with it when it is deleted.
+    """CREATE TRIGGER word_card_moved AFTER UPDATE OF folder_id ON word
+        WHEN NEW.folder_id IS NOT OLD.folder_id
+        BEGIN UPDATE card SET folder_id = NEW.folder_id WHERE word_id = NEW.id; END""",
+    """CREATE TRIGGER word_card_deleted AFTER DELETE ON word BEGIN
+        DELETE FROM card WHERE word_id = OLD.id;
+        DELETE FROM review WHERE word_id = OLD.id; END""",
+    """CREATE TRIGGER folder_options_deleted AFTER DELETE ON folder
+        BEGIN DELETE FROM study_options WHERE id = OLD.id; END""",
+]
+
+
+def _v4_study(db: Database) -> None:
+    for statement in _V4_STUDY_TABLES:
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_initial_schema,
     _v2_plain_text_note_search,
     _v3_agent_memory,
+    _v4_study,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

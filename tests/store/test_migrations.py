@@ -78,3 +78,23 @@ def test_v3_adds_the_assistant_tables_and_the_term_index() -> None:
     plan = db.all("EXPLAIN QUERY PLAN SELECT id FROM word WHERE term_key = 'aorta'")
     assert "word_by_term" in " ".join(str(r["detail"]) for r in plan)
     assert db.scalar("SELECT count(*) FROM word") == 1
+
+
+def test_v4_adds_study_tables_and_keeps_progress_with_its_word() -> None:
+    db = _one_folder_at(3)
+    db.execute("INSERT INTO folder VALUES (2, NULL, 'G', 'g', '', 'none', 0, 0)")
+    db.execute("INSERT INTO word VALUES (1, 1, 'Aorta', 'aorta', '[]', '', 'none', '', 0, 0)")
+    migrate(db)
+    db.execute(
+        "INSERT INTO card (id, word_id, folder_id, direction, state, due, created_at, "
+        "updated_at) VALUES (1, 1, 1, 'forward', 2, 0, 0, 0)"
+    )
+    db.execute(
+        "INSERT INTO review (card_id, word_id, rating, reviewed_at, mode, created_at, "
+        "updated_at) VALUES (1, 1, 3, 0, 'flashcard', 0, 0)"
+    )
+    db.execute("UPDATE word SET folder_id = 2")
+    assert db.scalar("SELECT folder_id FROM card") == 2
+    db.execute("DELETE FROM word")
+    assert db.scalar("SELECT count(*) FROM card") == db.scalar("SELECT count(*) FROM review") == 0
+    assert db.scalar("SELECT count(*) FROM word") == 0

@@ -1,0 +1,309 @@
+"""Writes for studying: grades, undoing a grade, study sessions and per-folder options.
+
+Grades and sessions are written apart from the edit undo stack (`History.apart`): they are
+saved, logged and broadcast like edits, but Ctrl+Z on the workspace never takes one back.
+A grade is undone by its own command, which restores the card row kept in the review log, so
+it works after a reload too (decision 011). Options are edits, undone like any other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from app.domain import FolderId, LexicalError, NotFound, WordId
+from app.store import study_queries as q
+from app.store.db import Database
+from app.store.history import History
+from app.store.results import TreeRow
+from app.study.days import StudyDay
+from app.study.model import (
+    DEFAULT_OPTIONS,
+    MODES,
+    CardKey,
+    Mode,
+    Progress,
+    Rating,
+    StudyCard,
+    StudyOptions,
+)
+
+CARD_COLUMNS = (
+    "id", "word_id", "folder_id", "direction", "state", "step", "stability", "difficulty",
+    "due", "last_review", "reps", "lapses", "created_at", "updated_at",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    id: int
+    scope: dict[str, Any]
+    mode: Mode
+    current: CardKey | None
+    started_at: int
+    finished_at: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    word_id: WordId
+    direction: str
+    term: str
+    rating: Rating
+    reviewed_at: int
+    duration_ms: int
+    was_new: bool
+
+
+def _progress_values(progress: Progress) -> dict[str, Any]:
+    values = asdict(progress)
+    values["state"] = int(progress.state)
+    return values
+
+
+class Study:
+    """Study reads and writes over one database (the SQL of the reads is in `study_queries`)."""
+
+    def __init__(
+        self,
+        db: Database,
+        history: History,
+        clock: Callable[[], int],
+        tree: Callable[[], Sequence[TreeRow]],
+    ) -> None:
+        self._db = db
+        self._history = history
+        self._clock = clock
+        self._tree = tree
+
+    # --- reads --------------------------------------------------------------------------------
+
+    def options_map(self) -> dict[FolderId, StudyOptions]:
+        """Every folder's options after inheritance."""
+        return q.effective_options(self._tree(), q.stored_options(self._db))
+
+    def options_for(self, folder_id: FolderId | None) -> tuple[StudyOptions, bool]:
+        """A folder's options (None: the collection's) and whether it sets them itself."""
+        stored = q.stored_options(self._db)
+        if folder_id is None:
+            own = stored.get(q.COLLECTION)
+            return own or DEFAULT_OPTIONS, own is not None
+        return self.options_map().get(folder_id, DEFAULT_OPTIONS), folder_id in stored
+
+    def day_start_hour(self) -> int:
+        return q.day_start_hour(self._db)
+
+    def due_counts(self, day: StudyDay) -> dict[FolderId, q.DueCount]:
+        return q.due_counts(self._db, self._tree(), self.options_map(), day.end, day.start)
+
+    def subtree(self, folder_id: FolderId) -> list[FolderId]:
+        return q.subtree(self._tree(), folder_id)
+
+    def card(self, key: CardKey) -> StudyCard:
+        return q.study_card(self._db, key)
+
+    def distractors(self, card: StudyCard, count: int) -> list[str]:
+        return q.distractors(self._db, card, count)
+
+    def scope(self, scope: dict[str, Any]) -> q.Scope:
+        """The folders or words a session's stored scope names."""
+        kind = scope.get("kind")
+        if kind == "folder":
+            return q.Scope(folders=tuple(self.subtree(FolderId(int(scope.get("folder", 0))))))
+        if kind == "words":
+            return q.Scope(words=tuple(WordId(int(w)) for w in scope.get("words", [])))
+        return q.Scope()
+
+    def upcoming(self, scope: dict[str, Any], now: int, until: int) -> tuple[int | None, int]:
+        """When the scope's next card falls due after `now`, and how many are due by `until`."""
+        return q.upcoming(self._db, self.scope(scope), now, until)
+
+    @property
+    def db(self) -> Database:
+        """For the queue queries of `study_queries`, which the session engine runs."""
+        return self._db
+
+    # --- sessions -----------------------------------------------------------------------------
+
+    def open_session(self) -> SessionRow | None:
+        """The session left unfinished (a reload or a closed tab), if any."""
+        row = self._db.first(
+            "SELECT * FROM study_session WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1"
+        )
+        return None if row is None else self._session(row)
+
+    def session(self, session_id: int) -> SessionRow:
+        row = self._db.first("SELECT * FROM study_session WHERE id = ?", (session_id,))
+        if row is None:
+            raise NotFound("That study session is not here any more.")
+        return self._session(row)
+
+    @staticmethod
+    def _session(row: Any) -> SessionRow:
+        try:
+            scope = json.loads(row["scope"])
+            current = q.parse_key(json.loads(row["current"])) if row["current"] else None
+        except ValueError:
+            scope, current = {}, None
+        mode: Mode = row["mode"] if row["mode"] in MODES else "flashcard"
+        return SessionRow(
+            id=int(row["id"]),
+            scope=scope if isinstance(scope, dict) else {},
+            mode=mode,
+            current=current,
+            started_at=int(row["started_at"]),
+            finished_at=row["finished_at"],
+        )
+
+    def start_session(self, scope: dict[str, Any], mode: Mode) -> int:
+        now = self._clock()
+        with self._history.apart("Start studying"):
+            # Only one session is open at a time: starting another ends the old one.
+            self._db.execute(
+                "UPDATE study_session SET finished_at = ?, updated_at = ? "
+                "WHERE finished_at IS NULL",
+                (now, now),
+            )
+            values = {"scope": json.dumps(scope), "mode": mode, "started_at": now}
+            return self._db.insert("study_session", values, now)
+
+    def update_session(
+        self, session_id: int, *, current: CardKey | None = None, mode: Mode | None = None
+    ) -> None:
+        values: dict[str, Any] = {"current": q.key_json(current)}
+        if mode is not None:
+            values["mode"] = mode
+        with self._history.apart("Studying"):
+            self._db.update("study_session", session_id, values, self._clock())
+
+    def finish_session(self, session_id: int) -> None:
+        now = self._clock()
+        with self._history.apart("Finish studying"):
+            self._db.update("study_session", session_id, {"finished_at": now, "current": None}, now)
+
+    def reviews(self, session_id: int) -> list[ReviewRow]:
+        rows = self._db.all(
+            "SELECT r.word_id, c.direction, w.term, r.rating, r.reviewed_at, r.duration_ms, "
+            "r.state_before IS NULL AS was_new FROM review r JOIN card c ON c.id = r.card_id "
+            "JOIN word w ON w.id = r.word_id WHERE r.session_id = ? ORDER BY r.id",
+            (session_id,),
+        )
+        return [
+            ReviewRow(
+                word_id=WordId(r["word_id"]),
+                direction=r["direction"],
+                term=r["term"],
+                rating=Rating(r["rating"]),
+                reviewed_at=r["reviewed_at"],
+                duration_ms=r["duration_ms"],
+                was_new=bool(r["was_new"]),
+            )
+            for r in rows
+        ]
+
+    # --- grades -------------------------------------------------------------------------------
+
+    def grade(
+        self,
+        session_id: int | None,
+        card: StudyCard,
+        rating: Rating,
+        after: Progress,
+        *,
+        at: int,
+        duration_ms: int,
+        mode: str,
+        next_card: CardKey | None,
+    ) -> None:
+        """Record one grade: the card's new schedule, the review, and the session's next card,
+        in one write."""
+        before = self._db.first("SELECT * FROM card WHERE word_id = ? AND direction = ?", card.key)
+        now = self._clock()
+        with self._history.apart(f"Grade {card.term}"):
+            if before is None:
+                values = {
+                    "word_id": card.word_id,
+                    "folder_id": card.folder_id,
+                    "direction": card.direction,
+                    **_progress_values(after),
+                }
+                card_id = self._db.insert("card", values, now)
+            else:
+                card_id = int(before["id"])
+                self._db.update("card", card_id, _progress_values(after), now)
+            review = {
+                "card_id": card_id,
+                "word_id": card.word_id,
+                "session_id": session_id,
+                "rating": int(rating),
+                "reviewed_at": at,
+                "duration_ms": max(0, min(duration_ms, 86_400_000)),
+                "mode": mode,
+                "state_before": None if before is None else json.dumps(dict(before)),
+            }
+            self._db.insert("review", review, now)
+            if session_id is not None:
+                current = q.key_json(next_card)
+                self._db.update("study_session", session_id, {"current": current}, now)
+
+    def undo_grade(self, session_id: int) -> CardKey | None:
+        """Take back the session's newest grade, restoring the card exactly as it was; the
+        card becomes the session's current one again. None when nothing is left to undo."""
+        last = self._db.first(
+            "SELECT r.id, r.state_before, c.id AS card_id, c.word_id, c.direction FROM review r "
+            "JOIN card c ON c.id = r.card_id WHERE r.session_id = ? ORDER BY r.id DESC LIMIT 1",
+            (session_id,),
+        )
+        if last is None:
+            return None
+        key = q.parse_key([last["word_id"], last["direction"]])
+        before = json.loads(last["state_before"]) if last["state_before"] else None
+        if before is not None and set(before) != set(CARD_COLUMNS):
+            raise LexicalError("That grade cannot be undone: its saved record is damaged.")
+        with self._history.apart("Undo grade"):
+            self._db.execute("DELETE FROM review WHERE id = ?", (last["id"],))
+            if before is None:
+                self._db.execute("DELETE FROM card WHERE id = ?", (last["card_id"],))
+            else:
+                names = [c for c in CARD_COLUMNS if c not in ("id", "word_id", "direction")]
+                self._db.execute(
+                    f"UPDATE card SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
+                    [*(before[n] for n in names), last["card_id"]],
+                )
+            self._db.update(
+                "study_session", session_id, {"current": q.key_json(key)}, self._clock()
+            )
+        return key
+
+    # --- options ------------------------------------------------------------------------------
+
+    def set_options(self, folder_id: FolderId | None, options: StudyOptions | None) -> None:
+        """Give a folder (None: the whole collection) its own options, or None to inherit."""
+        row_id = q.COLLECTION if folder_id is None else folder_id
+        now = self._clock()
+        with self._history.step("Study options"):
+            if options is None:
+                self._db.execute("DELETE FROM study_options WHERE id = ?", (row_id,))
+                return
+            data = options.model_dump()
+            if row_id == q.COLLECTION:
+                data["day_start_hour"] = q.day_start_hour(self._db)
+            self._upsert_options(row_id, data, now)
+
+    def set_day_start_hour(self, hour: int) -> None:
+        if not 0 <= hour <= 23:
+            raise LexicalError("The day starts at an hour from 0 to 23.")
+        stored = q.stored_options(self._db).get(q.COLLECTION)
+        data = {**(stored.model_dump() if stored else {}), "day_start_hour": hour}
+        with self._history.step("Study day start"):
+            self._upsert_options(q.COLLECTION, data, self._clock())
+
+    def _upsert_options(self, row_id: int, data: dict[str, Any], now: int) -> None:
+        self._db.execute(
+            "INSERT INTO study_options (id, options, created_at, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET options = excluded.options, "
+            "updated_at = excluded.updated_at",
+            (row_id, json.dumps(data), now, now),
+        )

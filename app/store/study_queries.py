@@ -1,0 +1,341 @@
+"""Reads for studying: options per folder, due and new counts, the session queue, cards.
+
+Cards exist only once studied (decision 011): "new" is a word in a folder that studies a
+direction with no card for that direction. Directions and limits come from each word's folder
+options, inherited from the nearest ancestor that sets them.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from app.domain import FolderId, NotFound, WordId
+from app.store.db import Database
+from app.store.results import TreeRow
+from app.study.model import (
+    DEFAULT_DAY_START_HOUR,
+    DEFAULT_OPTIONS,
+    CardKey,
+    CardState,
+    Direction,
+    Progress,
+    StudyCard,
+    StudyOptions,
+)
+
+COLLECTION = 0  # the study_options row that holds the collection's own options
+
+
+def _parse_options(text: str) -> StudyOptions | None:
+    try:
+        data = json.loads(text)
+        data.pop("day_start_hour", None)
+        return StudyOptions.model_validate(data)
+    except (ValueError, TypeError, AttributeError, ValidationError):
+        return None  # a damaged row counts as unset: the folder inherits instead
+
+
+def stored_options(db: Database) -> dict[int, StudyOptions]:
+    rows = db.all("SELECT id, options FROM study_options")
+    parsed = {int(r["id"]): _parse_options(r["options"]) for r in rows}
+    return {k: v for k, v in parsed.items() if v is not None}
+
+
+def day_start_hour(db: Database) -> int:
+    text = db.scalar("SELECT options FROM study_options WHERE id = ?", (COLLECTION,))
+    try:
+        hour = json.loads(text).get("day_start_hour") if text else None
+    except (ValueError, AttributeError):
+        hour = None
+    return hour if isinstance(hour, int) and 0 <= hour <= 23 else DEFAULT_DAY_START_HOUR
+
+
+def effective_options(
+    rows: Sequence[TreeRow], stored: Mapping[int, StudyOptions]
+) -> dict[FolderId, StudyOptions]:
+    """Each folder's options: its own, else its nearest ancestor's, else the collection's."""
+    base = stored.get(COLLECTION, DEFAULT_OPTIONS)
+    result: dict[FolderId, StudyOptions] = {}
+    for row in rows:  # depth first: a parent is always resolved before its children
+        parent = row.folder.parent_id
+        inherited = result[parent] if parent is not None and parent in result else base
+        result[row.folder.id] = stored.get(row.folder.id, inherited)
+    return result
+
+
+def subtree(rows: Sequence[TreeRow], root: FolderId) -> list[FolderId]:
+    """`root` and every folder below it."""
+    inside = {root}
+    for row in rows:  # depth first: a descendant always follows its parent
+        if row.folder.parent_id in inside:
+            inside.add(row.folder.id)
+    return [r.folder.id for r in rows if r.folder.id in inside]
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """What a session studies: some folders' words, or a given list of words."""
+
+    folders: tuple[FolderId, ...] | None = None  # None: every folder
+    words: tuple[WordId, ...] | None = None
+
+
+def _where(scope: Scope, alias: str, folder_column: str = "folder_id") -> tuple[str, list[str]]:
+    clauses, params = [], []
+    if scope.folders is not None:
+        clauses.append(f"{alias}.{folder_column} IN (SELECT value FROM json_each(?))")
+        params.append(json.dumps(scope.folders))
+    if scope.words is not None:
+        column = "id" if alias == "w" else "word_id"
+        clauses.append(f"{alias}.{column} IN (SELECT value FROM json_each(?))")
+        params.append(json.dumps(scope.words))
+    return (" AND ".join(clauses) or "1"), params
+
+
+def review_queue(
+    db: Database, scope: Scope, options: Mapping[FolderId, StudyOptions], end: int, now: int
+) -> list[CardKey]:
+    """Review cards due before `end`, lowest retrievability first. FSRS retrievability falls
+    as elapsed time over stability grows (one decay for all cards), so SQL can order by it."""
+    where, params = _where(scope, "c")
+    rows = db.execute(
+        f"SELECT c.word_id, c.folder_id, c.direction FROM card c JOIN word w ON w.id = c.word_id "
+        f"WHERE {where} AND c.state = {CardState.REVIEW} AND c.due < ? AND w.meanings != '[]' "
+        f"ORDER BY CAST(? - coalesce(c.last_review, 0) AS REAL) / max(c.stability, 0.01) DESC, "
+        f"c.id",
+        [*params, end, now],
+    )
+    return [(WordId(w), d) for w, f, d in rows if options.get(f, DEFAULT_OPTIONS).studies(d)]
+
+
+def learning_cards(
+    db: Database, scope: Scope, options: Mapping[FolderId, StudyOptions]
+) -> dict[CardKey, int]:
+    """Cards in (re)learning steps and when each is due again."""
+    where, params = _where(scope, "c")
+    rows = db.execute(
+        f"SELECT c.word_id, c.folder_id, c.direction, c.due FROM card c "
+        f"JOIN word w ON w.id = c.word_id WHERE {where} AND c.state IN "
+        f"({CardState.LEARNING}, {CardState.RELEARNING}) AND w.meanings != '[]'",
+        params,
+    )
+    return {
+        (WordId(w), d): due for w, f, d, due in rows if options.get(f, DEFAULT_OPTIONS).studies(d)
+    }
+
+
+def new_queue(
+    db: Database, scope: Scope, options: Mapping[FolderId, StudyOptions], limit: int
+) -> list[CardKey]:
+    """Words never studied in a direction their folder studies, oldest first; every forward
+    card before any reverse one, so a word's two sides are not asked back to back."""
+    queue: list[CardKey] = []
+    for direction in ("forward", "reverse"):
+        if len(queue) >= limit:
+            break
+        where, params = _where(scope, "w")
+        folders = [f for f, o in options.items() if o.studies(direction)]
+        rows = db.execute(
+            f"SELECT w.id FROM word w WHERE {where} AND w.meanings != '[]' "
+            f"AND w.folder_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS "
+            f"(SELECT 1 FROM card c WHERE c.word_id = w.id AND c.direction = ?) "
+            f"ORDER BY w.id LIMIT ?",
+            [*params, json.dumps(folders), direction, limit - len(queue)],
+        )
+        queue.extend((WordId(r[0]), direction) for r in rows)
+    return queue
+
+
+def done_today(db: Database, scope: Scope, start: int) -> tuple[int, int]:
+    """(new cards introduced, reviews of review cards) since `start`, within the scope."""
+    where, params = _where(scope, "c")
+    row = db.first(
+        f"SELECT sum(r.state_before IS NULL), sum(json_extract(r.state_before, '$.state') = "
+        f"{CardState.REVIEW}) FROM review r JOIN card c ON c.id = r.card_id "
+        f"WHERE r.reviewed_at >= ? AND {where}",
+        [start, *params],
+    )
+    return (int(row[0] or 0), int(row[1] or 0)) if row else (0, 0)
+
+
+def upcoming(db: Database, scope: Scope, now: int, until: int) -> tuple[int | None, int]:
+    where, params = _where(scope, "c")
+    row = db.first(
+        f"SELECT min(due) FILTER (WHERE due > ?), count(*) FILTER (WHERE due <= ?) "
+        f"FROM card c WHERE {where}",
+        [now, until, *params],
+    )
+    return (row[0], int(row[1] or 0)) if row else (None, 0)
+
+
+def without_meaning(db: Database, scope: Scope) -> int:
+    """Words in the scope that cannot be studied because they have no meaning yet."""
+    where, params = _where(scope, "w")
+    return int(db.scalar(f"SELECT count(*) FROM word w WHERE {where} AND meanings = '[]'", params))
+
+
+def progress_of(row: sqlite3.Row) -> Progress:
+    return Progress(
+        state=CardState(row["state"]),
+        step=row["step"],
+        stability=row["stability"],
+        difficulty=row["difficulty"],
+        due=row["due"],
+        last_review=row["last_review"],
+        reps=row["reps"],
+        lapses=row["lapses"],
+    )
+
+
+def study_card(db: Database, key: CardKey) -> StudyCard:
+    word_id, direction = key
+    word = db.first("SELECT * FROM word WHERE id = ?", (word_id,))
+    if word is None:
+        raise NotFound("That word is no longer in your collection.")
+    card = db.first("SELECT * FROM card WHERE word_id = ? AND direction = ?", key)
+    progress = None
+    if card is not None:
+        try:
+            progress = progress_of(card)
+        except (ValueError, TypeError):
+            progress = None  # a damaged row: studied again as new rather than crashing
+    return StudyCard(
+        word_id=WordId(word["id"]),
+        direction=direction,
+        folder_id=FolderId(word["folder_id"]),
+        term=word["term"],
+        meanings=tuple(json.loads(word["meanings"])),
+        lang=word["lang"],
+        card_id=None if card is None else int(card["id"]),
+        progress=progress,
+    )
+
+
+def distractors(db: Database, card: StudyCard, count: int) -> list[str]:
+    """Wrong answers for a choice question: other words' answers from the same folder first,
+    then from anywhere, never equal to a right answer."""
+    column = "json_extract(meanings, '$[0]')" if card.direction == "forward" else "term"
+    right = {a.casefold() for a in card.answers}
+    picked: list[str] = []
+    for where, params in (
+        ("folder_id = ?", [card.folder_id]),
+        ("folder_id != ?", [card.folder_id]),
+    ):
+        rows = db.execute(
+            f"SELECT {column} FROM word WHERE {where} AND id != ? AND meanings != '[]' "
+            f"ORDER BY (id * 2654435761 + ?) % 4294967291 LIMIT ?",
+            [*params, card.word_id, card.word_id, count * 4],
+        )
+        for (text,) in rows:
+            if text and text.casefold() not in right and text not in picked:
+                picked.append(text)
+            if len(picked) == count:
+                return picked
+    return picked
+
+
+@dataclass(frozen=True, slots=True)
+class DueCount:
+    due: int
+    new: int
+
+
+def due_counts(
+    db: Database,
+    rows: Sequence[TreeRow],
+    options: Mapping[FolderId, StudyOptions],
+    end: int,
+    start: int,
+) -> dict[FolderId, DueCount]:
+    """For every folder, what is due today and how many new words it would introduce today,
+    subfolders included (each folder's own limits applied to its whole subtree)."""
+    cards: dict[tuple[int, str], tuple[int, int]] = {
+        (r[0], r[1]): (r[2], r[3] or 0)
+        for r in db.execute(
+            "SELECT folder_id, direction, count(*), sum(due < ?) FROM card "
+            "GROUP BY folder_id, direction",
+            (end,),
+        )
+    }
+    words = {
+        r[0]: r[1]
+        for r in db.execute(
+            "SELECT folder_id, count(*) FROM word WHERE meanings != '[]' GROUP BY folder_id"
+        )
+    }
+    introduced: dict[int, int] = defaultdict(int)
+    reviewed: dict[int, int] = defaultdict(int)
+    for folder, first, review in db.execute(
+        "SELECT c.folder_id, r.state_before IS NULL, json_extract(r.state_before, '$.state') "
+        "FROM review r JOIN card c ON c.id = r.card_id WHERE r.reviewed_at >= ?",
+        (start,),
+    ):
+        introduced[folder] += int(first)
+        reviewed[folder] += int(review == CardState.REVIEW)
+    own: dict[FolderId, tuple[int, int, int, int]] = {}
+    for row in rows:
+        fid = row.folder.id
+        dirs = options.get(fid, DEFAULT_OPTIONS).direction_list
+        due = sum(cards.get((fid, d), (0, 0))[1] for d in dirs)
+        new = sum(max(words.get(fid, 0) - cards.get((fid, d), (0, 0))[0], 0) for d in dirs)
+        own[fid] = (due, new, introduced[fid], reviewed[fid])
+    return _roll_up(rows, own, options)
+
+
+def _roll_up(
+    rows: Sequence[TreeRow],
+    own: Mapping[FolderId, tuple[int, int, int, int]],
+    options: Mapping[FolderId, StudyOptions],
+) -> dict[FolderId, DueCount]:
+    kids: dict[FolderId | None, list[FolderId]] = defaultdict(list)
+    for row in rows:
+        kids[row.folder.parent_id].append(row.folder.id)
+    sums: dict[FolderId, tuple[int, int, int, int]] = {}
+    result: dict[FolderId, DueCount] = {}
+    for row in reversed(rows):  # children before parents
+        fid = row.folder.id
+        parts = [own[fid], *(sums[k] for k in kids[fid])]
+        total = (
+            sum(p[0] for p in parts),
+            sum(p[1] for p in parts),
+            sum(p[2] for p in parts),
+            sum(p[3] for p in parts),
+        )
+        sums[fid] = total
+        chosen = options.get(fid, DEFAULT_OPTIONS)
+        result[fid] = DueCount(
+            due=min(total[0], max(chosen.reviews_per_day - total[3], 0)),
+            new=min(total[1], max(chosen.new_per_day - total[2], 0)),
+        )
+    return result
+
+
+def collection_due(counts: Mapping[FolderId, DueCount], rows: Sequence[TreeRow]) -> DueCount:
+    roots = [r.folder.id for r in rows if r.folder.parent_id is None]
+    return DueCount(
+        due=sum(counts[f].due for f in roots if f in counts),
+        new=sum(counts[f].new for f in roots if f in counts),
+    )
+
+
+def key_json(key: CardKey | None) -> str | None:
+    return None if key is None else json.dumps([key[0], key[1]])
+
+
+def parse_key(value: object) -> CardKey | None:
+    """A card key stored as JSON [word id, direction], or None when it is not one."""
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], int)
+        and value[1] in ("forward", "reverse")
+    ):
+        direction: Direction = value[1]
+        return (WordId(value[0]), direction)
+    return None

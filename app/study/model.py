@@ -1,0 +1,120 @@
+"""The study vocabulary: card directions, ratings, modes, per-folder options and card progress.
+
+Plain data shared by the scheduler, the store's study queries and the session engine. Times are
+epoch milliseconds (UTC) like every other timestamp in the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.domain import FolderId, WordId
+
+Direction = Literal["forward", "reverse"]  # term -> meaning, meaning -> term
+DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
+DIRECTION_LABELS: dict[Direction, str] = {
+    "forward": "term → meaning",
+    "reverse": "meaning → term",
+}
+Mode = Literal["flashcard", "typing", "choice"]
+MODES: tuple[Mode, ...] = get_args(Mode)
+Directions = Literal["forward", "reverse", "both"]
+
+MINUTE_MS = 60_000
+DAY_MS = 86_400_000
+
+
+class Rating(IntEnum):
+    """The four answers FSRS knows, numbered as FSRS and Anki number them."""
+
+    AGAIN = 1
+    HARD = 2
+    GOOD = 3
+    EASY = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.title()
+
+
+class CardState(IntEnum):
+    """Where a card is in its life; NEW means no card row exists yet (never studied)."""
+
+    NEW = 0
+    LEARNING = 1
+    REVIEW = 2
+    RELEARNING = 3
+
+
+class StudyOptions(BaseModel):
+    """How a folder (and every subfolder without its own) is studied."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    retention: float = Field(0.90, ge=0.70, le=0.99)
+    new_per_day: int = Field(20, ge=0, le=9999)
+    reviews_per_day: int = Field(9999, ge=0, le=99999)
+    directions: Directions = "forward"
+    accents_optional: bool = True
+    articles_optional: bool = True
+
+    def studies(self, direction: Direction) -> bool:
+        return self.directions in ("both", direction)
+
+    @property
+    def direction_list(self) -> tuple[Direction, ...]:
+        return tuple(d for d in DIRECTIONS if self.studies(d))
+
+
+DEFAULT_OPTIONS = StudyOptions()
+DEFAULT_DAY_START_HOUR = 4
+
+
+CardKey = tuple[WordId, Direction]
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A card's schedule as stored: what FSRS needs plus the counters the stats show."""
+
+    state: CardState
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: int
+    last_review: int | None
+    reps: int = 0
+    lapses: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StudyCard:
+    """One card as the session shows it: the word's text and the card's stored progress."""
+
+    word_id: WordId
+    direction: Direction
+    folder_id: FolderId
+    term: str
+    meanings: tuple[str, ...]
+    lang: str
+    card_id: int | None  # None while the card is new
+    progress: Progress | None  # None while the card is new
+
+    @property
+    def key(self) -> CardKey:
+        return (self.word_id, self.direction)
+
+    @property
+    def state(self) -> CardState:
+        return CardState.NEW if self.progress is None else self.progress.state
+
+    @property
+    def prompt(self) -> str:
+        return self.term if self.direction == "forward" else "; ".join(self.meanings)
+
+    @property
+    def answers(self) -> tuple[str, ...]:
+        return self.meanings if self.direction == "forward" else (self.term,)

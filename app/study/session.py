@@ -1,0 +1,309 @@
+"""The study session engine: a state machine over one session's queue, fed by clicks, keys,
+typed and (later) spoken answers alike.
+
+It decides what is asked next (learning cards that are due, then reviews with the lowest
+retrievability, then new words up to the day's limit, then learning cards due within
+`LEARN_AHEAD_MS`), grades through the scheduler and writes every grade at once, so a reload
+resumes the same card with the same counts. It never touches the browser; time comes from the
+injected clock, so tests drive it with a fixed one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from app.domain import FolderId, LexicalError, NotFound
+from app.store import Store
+from app.store import study_queries as q
+from app.store.study import SessionRow
+from app.study.days import StudyDay, study_day
+from app.study.grading import CompareOptions, Grade, grade_answer
+from app.study.model import (
+    DEFAULT_OPTIONS,
+    MINUTE_MS,
+    CardKey,
+    CardState,
+    Mode,
+    Rating,
+    StudyCard,
+    StudyOptions,
+)
+from app.study.scheduler import Outcome, outcomes
+from app.study.summary import Summary, summarise
+
+LEARN_AHEAD_MS = 20 * MINUTE_MS
+CHOICES = 4
+
+Clock = Callable[[], int]
+OffsetClock = Callable[[], int]  # local time minus UTC, in minutes, at this moment
+
+
+class Phase(StrEnum):
+    QUESTION = "question"  # the prompt is shown; waiting for a reveal, an answer or a pick
+    ANSWERED = "answered"  # the answer is shown; waiting for a grade
+    DONE = "done"  # nothing left to study now: the summary
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    new: int
+    learning: int
+    review: int
+
+
+@dataclass
+class Turn:
+    """The card being asked and everything decided about it so far."""
+
+    card: StudyCard
+    shown_at: int
+    outcomes: dict[Rating, Outcome]
+    mode: Mode
+    choices: tuple[str, ...] = ()
+    typed: str | None = None
+    chosen: int | None = None
+    verdict: Grade | None = None
+    suggested: Rating | None = None
+    notice: str = ""
+
+
+@dataclass
+class Queue:
+    reviews: deque[CardKey] = field(default_factory=deque)
+    new: deque[CardKey] = field(default_factory=deque)
+    learning: dict[CardKey, int] = field(default_factory=dict)
+
+    def drop(self, key: CardKey) -> None:
+        for line in (self.reviews, self.new):
+            if key in line:
+                line.remove(key)
+        self.learning.pop(key, None)
+
+    def next(self, now: int) -> CardKey | None:
+        due_learning = sorted((due, key) for key, due in self.learning.items())
+        if due_learning and due_learning[0][0] <= now:
+            return due_learning[0][1]
+        if self.reviews:
+            return self.reviews[0]
+        if self.new:
+            return self.new[0]
+        if due_learning and due_learning[0][0] <= now + LEARN_AHEAD_MS:
+            return due_learning[0][1]
+        return None
+
+    @property
+    def counts(self) -> Counts:
+        return Counts(new=len(self.new), learning=len(self.learning), review=len(self.reviews))
+
+
+class StudySession:
+    """One session: start it with `start`, or `resume` the one a reload interrupted."""
+
+    def __init__(
+        self, store: Store, session: SessionRow, clock: Clock, utc_offset: OffsetClock
+    ) -> None:
+        self.store = store
+        self.row = session
+        self._clock = clock
+        self._utc_offset = utc_offset
+        self.mode: Mode = session.mode
+        self.queue = Queue()
+        self.turn: Turn | None = None
+        self.summary: Summary | None = None
+        self.options: dict[FolderId, StudyOptions] = {}
+        self.excluded = 0  # words in scope left out for having no meaning
+        self._load(session.current)
+
+    @classmethod
+    def start(
+        cls,
+        store: Store,
+        scope: dict[str, Any],
+        mode: Mode,
+        clock: Clock,
+        utc_offset: OffsetClock,
+    ) -> StudySession:
+        session_id = store.study.start_session(scope, mode)
+        return cls(store, store.study.session(session_id), clock, utc_offset)
+
+    @classmethod
+    def resume(cls, store: Store, clock: Clock, utc_offset: OffsetClock) -> StudySession | None:
+        row = store.study.open_session()
+        return None if row is None else cls(store, row, clock, utc_offset)
+
+    # --- state --------------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        if self.turn is None:
+            return Phase.DONE
+        answered = self.turn.verdict is not None or self.turn.suggested is not None
+        return Phase.ANSWERED if answered else Phase.QUESTION
+
+    @property
+    def counts(self) -> Counts:
+        return self.queue.counts
+
+    @property
+    def day(self) -> StudyDay:
+        return study_day(self._clock(), self._utc_offset(), self.store.study.day_start_hour())
+
+    def scope_options(self) -> StudyOptions:
+        folder = self.row.scope.get("folder")
+        if self.row.scope.get("kind") == "folder" and isinstance(folder, int):
+            return self.options.get(FolderId(folder), DEFAULT_OPTIONS)
+        return self.store.study.options_for(None)[0]
+
+    def _load(self, current: CardKey | None) -> None:
+        """Build the queue from storage: the same data gives the same queue, which is what
+        makes a reload resume with the same counts."""
+        now, day = self._clock(), self.day
+        db, scope = self.store.study.db, self.store.study.scope(self.row.scope)
+        self.options = self.store.study.options_map()
+        limits = self.scope_options()
+        introduced, reviewed = q.done_today(db, scope, day.start)
+        reviews = q.review_queue(db, scope, self.options, day.end, now)
+        self.queue = Queue(
+            reviews=deque(reviews[: max(limits.reviews_per_day - reviewed, 0)]),
+            new=deque(
+                q.new_queue(db, scope, self.options, max(limits.new_per_day - introduced, 0))
+            ),
+            learning=q.learning_cards(db, scope, self.options),
+        )
+        self.excluded = q.without_meaning(db, scope)
+        known = current is not None and (
+            current in self.queue.learning
+            or current in self.queue.reviews
+            or current in self.queue.new
+        )
+        self._present(current if known else self.queue.next(now))
+
+    def _present(self, key: CardKey | None) -> None:
+        if key is None:
+            self.turn = None
+            self.summary = summarise(self.store, self.row, self._clock())
+            return
+        try:
+            card = self.store.study.card(key)
+        except NotFound:
+            self.queue.drop(key)
+            self._present(self.queue.next(self._clock()))
+            return
+        now = self._clock()
+        retention = self.options.get(card.folder_id, DEFAULT_OPTIONS).retention
+        self.turn = Turn(
+            card, now, outcomes(card.progress, now, retention, card.card_id or 0), self.mode
+        )
+        if self.mode == "choice":
+            self._offer_choices(self.turn)
+
+    def _offer_choices(self, turn: Turn) -> None:
+        wrong = self.store.study.distractors(turn.card, CHOICES - 1)
+        if not wrong:
+            turn.mode = "flashcard"
+            turn.notice = "There are no other words to choose from, so this one is a flashcard."
+            return
+        options = [turn.card.answers[0], *wrong]
+        random.Random(f"{self.row.id}:{turn.card.key}").shuffle(options)
+        turn.choices = tuple(options)
+
+    # --- events -------------------------------------------------------------------------------
+
+    def reveal(self) -> None:
+        """Flashcards: show the answer (any mode: "I don't know" shows it too)."""
+        turn = self._asking()
+        turn.suggested = Rating.GOOD if turn.mode == "flashcard" else Rating.AGAIN
+
+    def answer(self, text: str) -> Grade:
+        """Typing: grade what was typed; the suggested rating can still be overridden."""
+        turn = self._asking()
+        compare = self._compare(turn.card)
+        verdict = grade_answer(text, turn.card.answers, compare)
+        turn.typed, turn.verdict = text, verdict
+        turn.suggested = Rating(verdict.suggested_rating)
+        return verdict
+
+    def choose(self, index: int) -> bool:
+        """Choice: pick one of the offered answers; returns whether it was right."""
+        turn = self._asking()
+        if not 0 <= index < len(turn.choices):
+            raise LexicalError("Pick one of the answers shown.")
+        turn.chosen = index
+        right = turn.choices[index] == turn.card.answers[0]
+        turn.suggested = Rating.GOOD if right else Rating.AGAIN
+        return right
+
+    def grade(self, rating: Rating | None = None) -> None:
+        """Schedule the card with `rating` (default: the suggested one), save it, move on."""
+        turn = self.turn
+        if turn is None:
+            raise LexicalError("There is no card to grade.")
+        chosen = rating or turn.suggested
+        if chosen is None:
+            raise LexicalError("Show the answer first, then grade it.")
+        now = self._clock()
+        after = turn.outcomes[chosen].applied_at(now)
+        key = turn.card.key
+        self.queue.drop(key)
+        if after.state in (CardState.LEARNING, CardState.RELEARNING):
+            self.queue.learning[key] = after.due
+        upcoming = self.queue.next(now)
+        self.store.study.grade(
+            self.row.id,
+            turn.card,
+            chosen,
+            after,
+            at=now,
+            duration_ms=now - turn.shown_at,
+            mode=turn.mode,
+            next_card=upcoming,
+        )
+        self._present(upcoming)
+
+    def undo(self) -> bool:
+        """Take back the last grade of this session; False when there is none."""
+        key = self.store.study.undo_grade(self.row.id)
+        if key is None:
+            return False
+        self.summary = None
+        self._load(key)
+        return True
+
+    def set_mode(self, mode: Mode) -> None:
+        self.mode = mode
+        self.store.study.update_session(self.row.id, current=self._key(), mode=mode)
+        if self.turn is not None and self.phase == Phase.QUESTION:
+            self._present(self.turn.card.key)
+
+    def finish(self) -> Summary:
+        self.store.study.finish_session(self.row.id)
+        self.turn = None
+        self.summary = summarise(self.store, self.row, self._clock())
+        return self.summary
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _key(self) -> CardKey | None:
+        return None if self.turn is None else self.turn.card.key
+
+    def _asking(self) -> Turn:
+        if self.turn is None or self.phase != Phase.QUESTION:
+            raise LexicalError("That card is already answered; grade it to go on.")
+        return self.turn
+
+    def _compare(self, card: StudyCard) -> CompareOptions:
+        options = self.options.get(card.folder_id, DEFAULT_OPTIONS)
+        return CompareOptions(
+            accents_optional=options.accents_optional,
+            articles_optional=options.articles_optional,
+            lang=card.lang if card.direction == "reverse" else "",
+        )
+
+    def intervals(self) -> dict[Rating, int]:
+        turn = self.turn
+        return {} if turn is None else {r: o.interval_ms for r, o in turn.outcomes.items()}

@@ -1,0 +1,42 @@
+"""The end-of-session summary: how many, how well, how long, what was missed, what comes next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.store import Store
+from app.store.study import SessionRow
+from app.study.model import DAY_MS, Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    cards: int
+    correct: int
+    time_ms: int
+    new_learned: int
+    missed: tuple[str, ...]  # terms graded Again at least once, in the order first missed
+    next_due: int | None  # when the scope's next card is due, after now
+    due_tomorrow: int  # cards of the scope due within a day from now
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.cards if self.cards else None
+
+
+def summarise(store: Store, session: SessionRow, now: int) -> Summary:
+    reviews = store.study.reviews(session.id)
+    missed: list[str] = []
+    for review in reviews:
+        if review.rating == Rating.AGAIN and review.term not in missed:
+            missed.append(review.term)
+    next_due, tomorrow = store.study.upcoming(session.scope, now, now + DAY_MS)
+    return Summary(
+        cards=len(reviews),
+        correct=sum(1 for r in reviews if r.rating != Rating.AGAIN),
+        time_ms=sum(r.duration_ms for r in reviews),
+        new_learned=sum(1 for r in reviews if r.was_new),
+        missed=tuple(missed),
+        next_due=next_due,
+        due_tomorrow=tomorrow,
+    )

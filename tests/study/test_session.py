@@ -1,0 +1,322 @@
+"""The study session engine on a fixed clock: queue order, limits, grading, undo, resume."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.domain import LexicalError
+from app.store import Store
+from app.store.db import Database
+from app.study.model import CardState, Rating, StudyOptions
+from app.study.session import Phase, StudySession
+from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
+
+UTC = lambda: 0  # noqa: E731 - the local offset, as the browser would report it
+
+
+def _start(store: Store, clock: Clock, folder: int | None = None, mode: str = "flashcard"):
+    scope = {"kind": "folder", "folder": folder} if folder else {"kind": "all"}
+    return StudySession.start(store, scope, mode, clock, UTC)  # type: ignore[arg-type]
+
+
+def _grade_all(session: StudySession, rating: Rating) -> list[str]:
+    seen = []
+    while session.turn is not None and session.turn.card.state == CardState.NEW:
+        seen.append(session.turn.card.term)
+        session.reveal()
+        session.grade(rating)
+    return seen
+
+
+def test_new_words_come_oldest_first_up_to_the_daily_limit() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH)
+    store.study.set_options(folder.id, StudyOptions(new_per_day=3))
+    session = _start(store, clock, folder.id)
+    assert session.counts.new == 3
+    assert _grade_all(session, Rating.EASY) == ["perro", "gato", "casa"]
+    assert session.phase == Phase.DONE
+    assert session.summary is not None and session.summary.new_learned == 3
+
+
+def test_the_limit_counts_what_was_introduced_earlier_today() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH)
+    store.study.set_options(folder.id, StudyOptions(new_per_day=3))
+    _grade_all(_start(store, clock, folder.id), Rating.EASY)
+    assert _start(store, clock, folder.id).counts.new == 0
+    clock.advance(days=1)
+    assert _start(store, clock, folder.id).counts.new == 2  # the two words never studied
+
+
+def test_again_brings_a_card_back_within_the_session_before_new_ones() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:2])
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    session.grade(Rating.AGAIN)  # perro: due again in a minute
+    assert session.counts.learning == 1
+    assert session.turn is not None and session.turn.card.term == "gato"
+    clock.advance(minutes=2)
+    session.reveal()
+    session.grade(Rating.EASY)
+    assert session.turn is not None and session.turn.card.term == "perro"
+
+
+def test_reviews_come_first_lowest_retrievability_first() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH)
+    _grade_all(_start(store, clock, folder.id), Rating.EASY)
+    db = store.study.db
+    # Same last review, different stability: the least stable is the least likely recalled.
+    stabilities = (("perro", 9.0), ("gato", 2.0), ("casa", 30.0), ("libro", 60), ("agua", 5))
+    for term, stability in stabilities:
+        db.execute(
+            "UPDATE card SET stability = ? WHERE word_id = (SELECT id FROM word WHERE term = ?)",
+            (stability, term),
+        )
+    db.execute("UPDATE card SET due = ?", (clock.now,))
+    clock.advance(days=40)
+    session = _start(store, clock, folder.id)
+    assert session.counts.review == 5 and session.counts.new == 0
+    order = []
+    while session.turn is not None:
+        order.append(session.turn.card.term)
+        session.reveal()
+        session.grade(Rating.EASY)
+    assert order == ["gato", "agua", "perro", "casa", "libro"]
+
+
+def test_grade_buttons_show_the_interval_that_is_applied() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:1])
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    shown = session.intervals()[Rating.EASY]
+    clock.advance(minutes=0.5)  # the user hesitates before pressing Easy
+    session.grade(Rating.EASY)
+    row = store.study.db.first("SELECT due, last_review FROM card")
+    assert row is not None and row["due"] - row["last_review"] == shown
+
+
+def test_undo_restores_the_exact_previous_schedule_and_the_card() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:2])
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    session.grade(Rating.GOOD)
+    clock.advance(minutes=15)
+    session = StudySession.resume(store, clock, UTC) or pytest.fail("no session")
+    assert session.turn is not None
+    term = session.turn.card.term
+    before = store.study.db.all("SELECT * FROM card ORDER BY id")
+    session.reveal()
+    session.grade(Rating.AGAIN)
+    assert store.study.db.all("SELECT * FROM card ORDER BY id") != before
+    assert session.undo()
+    assert [tuple(r) for r in store.study.db.all("SELECT * FROM card ORDER BY id")] == [
+        tuple(r) for r in before
+    ]
+    assert session.turn is not None and session.turn.card.term == term
+    assert session.phase == Phase.QUESTION
+
+
+def test_undoing_a_first_grade_makes_the_word_new_again() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:2])
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    session.grade(Rating.EASY)
+    assert session.undo()
+    assert store.study.db.scalar("SELECT count(*) FROM card") == 0
+    assert session.counts.new == 2
+    assert not session.undo() or session.undo() is False
+
+
+def test_grades_are_not_on_the_edit_undo_stack() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:2])
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    session.grade(Rating.GOOD)
+    assert store.undo_label == "Add word gato" or "gato" in (store.undo_label or "")
+    store.undo()  # takes back the last edit (adding gato), not the grade of perro
+    assert store.study.db.scalar("SELECT count(*) FROM review") == 1
+
+
+def test_a_reload_resumes_the_same_card_with_the_same_counts() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH)
+    session = _start(store, clock, folder.id)
+    for rating in (Rating.GOOD, Rating.AGAIN):
+        session.reveal()
+        session.grade(rating)
+    reloaded = Store(Database.from_bytes(store.snapshot()), clock=clock)
+    again = StudySession.resume(reloaded, clock, UTC)
+    assert again is not None and again.turn is not None and session.turn is not None
+    assert again.turn.card.key == session.turn.card.key
+    assert again.counts == session.counts
+
+
+def test_typing_grades_forgivingly_and_the_suggestion_can_be_overridden() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", [("casa", ["house", "home"])])
+    session = _start(store, clock, folder.id, mode="typing")
+    verdict = session.answer("  Home. ")
+    assert verdict.verdict == "exact"
+    assert session.phase == Phase.ANSWERED and session.turn is not None
+    assert session.turn.suggested == Rating.GOOD
+    session.grade(Rating.EASY)
+    assert store.study.db.scalar("SELECT rating FROM review") == Rating.EASY
+
+
+def test_choice_offers_the_answer_among_words_of_the_folder() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH)
+    session = _start(store, clock, folder.id, mode="choice")
+    turn = session.turn
+    assert turn is not None and len(turn.choices) == 4
+    assert "dog" in turn.choices
+    assert session.choose(turn.choices.index("dog"))
+    assert turn.suggested == Rating.GOOD
+
+
+def test_choice_with_a_single_word_falls_back_to_a_flashcard() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Solo", SPANISH[:1])
+    session = _start(store, clock, folder.id, mode="choice")
+    assert session.turn is not None and session.turn.mode == "flashcard"
+    assert "no other words" in session.turn.notice
+
+
+def test_words_without_meaning_are_left_out_and_counted() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Half", [("hola", ["hello"]), ("adiós", [])])
+    session = _start(store, clock, folder.id)
+    assert session.counts.new == 1
+    assert session.excluded == 1
+
+
+def test_an_empty_folder_ends_at_once_with_an_empty_summary() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Empty", [])
+    session = _start(store, clock, folder.id)
+    assert session.phase == Phase.DONE
+    assert session.summary is not None and session.summary.cards == 0
+
+
+def test_both_directions_are_separate_cards_forward_first() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:2])
+    store.study.set_options(folder.id, StudyOptions(directions="both"))
+    session = _start(store, clock, folder.id)
+    assert session.counts.new == 4
+    prompts = []
+    while session.turn is not None:
+        prompts.append(session.turn.card.prompt)
+        session.reveal()
+        session.grade(Rating.EASY)
+    assert prompts == ["perro", "gato", "dog", "cat"]
+
+
+def test_subfolders_inherit_options_unless_they_set_their_own() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    parent = folder_with_words(store, "Lang", [])
+    child = folder_with_words(store, "Spanish", SPANISH, parent=parent)
+    store.study.set_options(parent.id, StudyOptions(new_per_day=1, directions="reverse"))
+    assert store.study.options_for(child.id) == (
+        StudyOptions(new_per_day=1, directions="reverse"),
+        False,
+    )
+    session = _start(store, clock, parent.id)
+    assert session.counts.new == 1 and session.turn is not None
+    assert session.turn.card.direction == "reverse"
+
+
+def test_a_deleted_word_leaves_the_session_without_an_error() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:2])
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    session.grade(Rating.AGAIN)
+    perro = store.find_words("perro")[0]
+    store.delete_words([perro.id])
+    assert store.study.db.scalar("SELECT count(*) FROM card") == 0  # progress goes with it
+    store.undo()
+    assert store.study.db.scalar("SELECT count(*) FROM card") == 1  # and comes back with it
+
+
+def test_moving_a_word_moves_its_cards() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    a = folder_with_words(store, "A", SPANISH[:1])
+    b = folder_with_words(store, "B", [])
+    session = _start(store, clock, a.id)
+    session.reveal()
+    session.grade(Rating.GOOD)
+    store.move_words([store.find_words("perro")[0].id], b.id)
+    assert store.study.db.scalar("SELECT folder_id FROM card") == b.id
+
+
+def test_grading_refuses_before_the_answer_is_shown_in_typing() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:1])
+    session = _start(store, clock, folder.id, mode="typing")
+    with pytest.raises(LexicalError):
+        session.grade()
+    session.answer("dgo")
+    with pytest.raises(LexicalError):
+        session.answer("dog")  # already answered
+
+
+def test_a_read_only_store_refuses_to_start_a_session() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder_with_words(store, "Spanish", SPANISH[:1])
+    follower = Store.from_snapshot(store.snapshot(), read_only=True)
+    with pytest.raises(LexicalError, match="read-only"):
+        _start(follower, clock)
+
+
+def test_a_review_dated_in_the_future_does_not_break_scheduling() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:1])
+    _grade_all(_start(store, clock, folder.id), Rating.EASY)
+    clock.advance(days=-3)  # the computer's clock went back
+    session = _start(store, clock, folder.id)
+    assert session.phase == Phase.DONE
+    clock.advance(days=30)
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    session.grade(Rating.GOOD)
+
+
+def test_a_damaged_card_row_is_studied_rather_than_crashing() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:1])
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    session.grade(Rating.AGAIN)
+    store.study.db.execute("UPDATE card SET state = 99")
+    session = _start(store, clock, folder.id)
+    assert session.phase in (Phase.DONE, Phase.QUESTION)
