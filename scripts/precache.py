@@ -10,7 +10,8 @@ The list is derived from the files themselves, never kept by hand, so it cannot 
   (CodeMirror, xterm) load only for <py-editor> or a terminal, which Lexical has none of;
 - pyscript.toml: the interpreter and every [files] entry (the app's zip);
 - Pyodide: the runtime files vendor.lock.json lays out, and the wheels of the packages
-  app/main.py loads, with their dependencies as recorded in the vendored pyodide-lock.json.
+  app/main.py loads (and those app/browser/ loads when first needed, such as py-fsrs for
+  studying), with their dependencies as recorded in the vendored pyodide-lock.json.
 The cache version is a hash of those files' contents and of the worker's code, so any change
 to either makes browsers install the new version.
 """
@@ -98,18 +99,36 @@ def script_modules(root: Path, entries: set[str], config_format: str) -> set[str
     return modules
 
 
+def _loaded_lists(path: Path) -> list[list[str]]:
+    """The literal package lists a module hands to Pyodide's loadPackage."""
+    return [
+        [ast.literal_eval(item) for item in node.args[0].elts]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "loadPackage"
+        and node.args
+        and isinstance(node.args[0], ast.List)
+    ]
+
+
 def boot_packages(main: Path) -> list[str]:
     """The package names app/main.py hands to Pyodide's loadPackage at startup."""
-    for node in ast.walk(ast.parse(main.read_text(encoding="utf-8"))):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "loadPackage"
-            and node.args
-            and isinstance(node.args[0], ast.List)
-        ):
-            return [ast.literal_eval(item) for item in node.args[0].elts]
-    raise PrecacheError(f"{main} has no loadPackage([...]) call listing the startup packages")
+    lists = _loaded_lists(main)
+    if not lists:
+        raise PrecacheError(f"{main} has no loadPackage([...]) call listing the startup packages")
+    return lists[0]
+
+
+def later_packages(browser: Path) -> list[str]:
+    """Packages the browser layer loads when first needed (py-fsrs for studying): not loaded
+    at startup, but kept for offline use like everything else."""
+    return [
+        name
+        for path in sorted(browser.glob("*.py"))
+        for names in _loaded_lists(path)
+        for name in names
+    ]
 
 
 def pyodide_files(root: Path, interpreter: str, packages: list[str]) -> set[str]:
@@ -149,7 +168,8 @@ def boot_files(root: Path) -> list[str]:
     files |= {_local(root, configs[0], url) for url in config.get("files", {})}
     scripts = {f for f in files if f.endswith((".js", ".mjs"))}
     files |= script_modules(root, scripts, "toml")
-    files |= pyodide_files(root, interpreter, boot_packages(root / "app" / "main.py"))
+    packages = boot_packages(root / "app" / "main.py") + later_packages(root / "app" / "browser")
+    files |= pyodide_files(root, interpreter, packages)
     return sorted(files)
 
 

@@ -19,6 +19,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from app.browser.dom import Region, by_id, data, found, js_object, replace_children
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
+from app.browser.study import StudyRuntime
 from app.browser.transfer import TransferGlue, save_download
 from app.saving import SaveStatus
 from app.ui.controller import Controller, Update
@@ -26,6 +27,7 @@ from app.ui.routes import Route
 
 TOAST_SECONDS = 5.0
 INPUT_DEBOUNCE_SECONDS = 0.15
+COUNTS_DELAY_SECONDS = 0.25  # after a grade, the sidebar's counts wait until the card is painted
 
 
 def _form_data(form: Any) -> dict[str, str]:
@@ -60,6 +62,9 @@ class Page:
         self._last_form: Any = None
         self._toast_task: asyncio.Task[None] | None = None
         self._input_task: asyncio.Task[None] | None = None
+        self._counts_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
+        self.study_runtime = StudyRuntime()
         self._drag: str | None = None
         self._proxies: list[Any] = []
         # Actions owned by other browser parts (the assistant), run instead of the controller.
@@ -89,7 +94,7 @@ class Page:
         self.listen(js.window, "hashchange", lambda _e: self.route())
         self.listen(js.window, "beforeunload", self._on_beforeunload)
         self.search.start(self.listen)
-        for element_id in ("search", "new-root-folder", "transfer-button"):
+        for element_id in ("search", "new-root-folder", "transfer-button", "study-button"):
             by_id(element_id).disabled = False
         self._update_theme_button()
         self.route()
@@ -97,7 +102,11 @@ class Page:
     # --- applying updates ---------------------------------------------------------------------
 
     def route(self) -> None:
-        self.apply(self.controller.navigate(Route.parse(js.location.hash)))
+        route = Route.parse(js.location.hash)
+        if route.view == "study" and not self.study_runtime.ready:
+            self._later(lambda: self.apply(self.controller.navigate(route)))
+            return
+        self.apply(self.controller.navigate(route))
 
     def run(
         self, action: str, item_id: str | None = None, data: dict[str, str] | None = None
@@ -108,7 +117,29 @@ class Page:
         if action in self.commands:
             self.commands[action]()
             return
+        needs_scheduler = action.startswith("study") and action != "study-options"
+        if needs_scheduler and not self.study_runtime.ready:
+            self._later(lambda: self.run(action, item_id, data))
+            return
         self.apply(self.controller.dispatch(action, item_id, data))
+
+    def _later(self, then: Callable[[], None]) -> None:
+        """Load the study runtime (py-fsrs), then carry on with what was asked."""
+
+        async def load_then() -> None:
+            self.status.dataset.busy = "true"
+            try:
+                await self.study_runtime.load()
+            except Exception as exc:
+                self.show_toast(f"Studying could not start ({exc}). Reload the page to try again.")
+                return
+            finally:
+                self.status.dataset.busy = "false"
+            then()
+
+        task = asyncio.ensure_future(load_then())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def apply(self, update: Update) -> None:
         if update.close_dialog and self.dialog.open:
@@ -129,11 +160,23 @@ class Page:
         else:
             self._render(update)
         self._announce(update)
+        if update.counts:
+            self._redraw_counts_soon()
         self.refresh_toolbar()
         if update.focus:
             target = js.document.querySelector(update.focus)
             if found(target):
                 target.focus()
+
+    def _redraw_counts_soon(self) -> None:
+        if self._counts_task is not None:
+            self._counts_task.cancel()
+        self._counts_task = asyncio.ensure_future(self._redraw_counts())
+
+    async def _redraw_counts(self) -> None:
+        await asyncio.sleep(COUNTS_DELAY_SECONDS)
+        self._render(Update(tree=True))
+        self.refresh_toolbar()
 
     def _announce(self, update: Update) -> None:
         """Downloads, errors and toasts: what an update tells the user besides redrawing."""
@@ -157,9 +200,19 @@ class Page:
 
     def refresh_toolbar(self) -> None:
         store = self.controller.store
+        due = self.controller.due_today()
+        study = by_id("study-button")
+        study.textContent = f"Study · {due.due} due" if due.due else "Study"
+        study.title = f"Study everything: {due.due} due, {due.new} new today (S on the home page)"
+        studying = self.controller.state.route.view == "study"
         for button_id, label, enabled in (
-            ("undo", store.undo_label, store.can_undo),
-            ("redo", store.redo_label, store.can_redo),
+            # While studying, Undo takes back the last grade (the controller routes it).
+            (
+                "undo",
+                "the last grade" if studying else store.undo_label,
+                studying or store.can_undo,
+            ),
+            ("redo", store.redo_label, store.can_redo and not studying),
         ):
             button = by_id(button_id)
             button.disabled = not enabled or bool(self.controller.read_only) or store.busy
@@ -236,7 +289,9 @@ class Page:
             self.search.open(target)
             return
         event.preventDefault()
-        self.run(str(action), data(target, "id"))
+        # A button may carry one value besides its id (e.g. the study mode it switches to).
+        value = data(target, "value")
+        self.run(str(action), data(target, "id"), None if value is None else {"value": value})
 
     def _on_submit(self, event: Any) -> None:
         form = event.target

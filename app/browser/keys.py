@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import js  # type: ignore[import-not-found]
 
 from app.browser.dom import found
+from app.browser.study import study_key
 from app.ui.routes import Route
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ class Shortcuts:
             return self._escape if (in_field or page.search.is_open()) else None
         if in_field or modifier or (event.altKey and key != "ArrowUp"):
             return None
+        studying = study_key(page, key, event.target)
+        if studying is not None:
+            return studying
         folder = page.controller.state.route.folder_id
         folder_id = str(folder) if folder is not None else None
         table = {
@@ -48,6 +52,8 @@ class Shortcuts:
             "a": lambda: page.run("open-assistant"),
             "f": lambda: page.run("new-folder", folder_id),
         }
+        if not page.controller.state.route.view:  # not while a session or the stats are open
+            table["s"] = lambda: page.run("study", folder_id)
         if folder_id is not None:
             table.update(
                 n=lambda: self._focus("#word-new-term"),

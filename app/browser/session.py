@@ -17,6 +17,7 @@ from app.browser.app import Page
 from app.browser.dom import measured
 from app.browser.idb import IndexedDbBackend
 from app.browser.network import NetworkStatus
+from app.browser.study import local_utc_offset
 from app.browser.tabs import EditChannel, WriterLock
 from app.saving import SaveQueue, SaveStatus
 from app.store.changes import Changeset
@@ -48,7 +49,7 @@ class Session:
     def __init__(self, backend: IndexedDbBackend, durability: Durability, lock: WriterLock) -> None:
         self.backend = backend
         self.durability = durability
-        self.controller = Controller(durability.store)
+        self.controller = Controller(durability.store, utc_offset=local_utc_offset)
         self.page = Page(self.controller)
         self.network = NetworkStatus(self.page.listen)
         self.lock = lock

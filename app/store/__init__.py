@@ -79,6 +79,8 @@ class Store:
         # rolled back).
         self._tree: tuple[int | None, tuple[TreeRow, ...]] | None = None
         self._history.subscribe(self._forget_tree)
+        # Grows when what is due or new may have changed, for the caches of due counts.
+        self.study_version = 0
 
     @classmethod
     def open(cls, path: str = ":memory:", *, read_only: bool = False) -> Store:
@@ -87,6 +89,10 @@ class Store:
     @classmethod
     def from_snapshot(cls, data: bytes, *, read_only: bool = False) -> Store:
         return cls(Database.from_bytes(data), read_only=read_only)
+
+    def now(self) -> int:
+        """The store's clock (epoch ms): what commands stamp their writes with."""
+        return self._clock()
 
     def snapshot(self) -> bytes:
         return self._db.serialize()
@@ -125,8 +131,13 @@ class Store:
         return self._tree[1]
 
     def _forget_tree(self, changeset: Changeset) -> None:
-        if queries.changes_tree(changeset.changes):
+        self._forget(changeset.changes)
+
+    def _forget(self, changes: Sequence[Change]) -> None:
+        if queries.changes_tree(changes):
             self._tree = None
+        if queries.changes_study(changes):
+            self.study_version += 1
 
     def find_folders(self, name: str) -> list[Folder]:
         return queries.find_folders(self._db, name)
@@ -272,5 +283,4 @@ class Store:
     def apply_logged(self, changes: Iterable[Change]) -> None:
         changes = list(changes)
         self._history.apply_logged(changes)
-        if queries.changes_tree(changes):
-            self._tree = None
+        self._forget(changes)

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from app.domain import Folder, FolderId, Note, NoteId, NotFound, Word, WordId
-from app.store.changes import Change
+from app.store.changes import STUDY_TABLES, Change
 from app.store.db import Database
 from app.store.results import DeletionSummary, TreeRow
 
@@ -144,6 +144,19 @@ def changes_tree(changes: Iterable[Change]) -> bool:
         old, new = change.old or {}, change.new or {}
         if change.table == "word" and old.get("folder_id") != new.get("folder_id"):
             return True
+    return False
+
+
+def changes_study(changes: Iterable[Change]) -> bool:
+    """Whether `changes` can alter what is due or new: progress, options, or a word gaining or
+    losing its last meaning (words without one are not studied)."""
+    for change in changes:
+        if change.table in STUDY_TABLES:
+            return True
+        if change.table == "word" and change.op == "update":
+            old, new = change.old or {}, change.new or {}
+            if (old.get("meanings") == "[]") != (new.get("meanings") == "[]"):
+                return True
     return False
 
 

@@ -95,8 +95,9 @@ class Study:
     def day_start_hour(self) -> int:
         return q.day_start_hour(self._db)
 
-    def due_counts(self, day: StudyDay) -> dict[FolderId, q.DueCount]:
-        return q.due_counts(self._db, self._tree(), self.options_map(), day.end, day.start)
+    def due_counts(self, day: StudyDay, rows: Sequence[TreeRow]) -> dict[FolderId, q.DueCount]:
+        options = q.effective_options(rows, q.stored_options(self._db))
+        return q.due_counts(self._db, rows, options, day.end, day.start)
 
     def subtree(self, folder_id: FolderId) -> list[FolderId]:
         return q.subtree(self._tree(), folder_id)

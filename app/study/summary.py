@@ -16,7 +16,7 @@ class Summary:
     time_ms: int
     new_learned: int
     missed: tuple[str, ...]  # terms graded Again at least once, in the order first missed
-    next_due: int | None  # when the scope's next card is due, after now
+    next_in_ms: int | None  # how long until the scope's next card is due
     due_tomorrow: int  # cards of the scope due within a day from now
 
     @property
@@ -37,6 +37,6 @@ def summarise(store: Store, session: SessionRow, now: int) -> Summary:
         time_ms=sum(r.duration_ms for r in reviews),
         new_learned=sum(1 for r in reviews if r.was_new),
         missed=tuple(missed),
-        next_due=next_due,
+        next_in_ms=None if next_due is None else next_due - now,
         due_tomorrow=tomorrow,
     )

@@ -28,12 +28,15 @@ from app.domain import (
 )
 from app.store import Store
 from app.store.results import TreeRow
+from app.store.study_queries import DueCount
 from app.ui import dialogs
+from app.ui.due import DueCounts
 from app.ui.folder_view import render_folder, render_home
 from app.ui.nodes import El, h
 from app.ui.routes import Route
 from app.ui.search_view import RESULTS_SHOWN, render_results
 from app.ui.state import PAGE_SIZE, ViewState
+from app.ui.study_actions import StudyActions
 from app.ui.transfer_actions import TransferActions
 from app.ui.tree_view import TreeViews
 from app.ui.update import Update, changed
@@ -47,6 +50,8 @@ WRITE_ACTIONS = frozenset(
         *("delete-folder", "confirm-delete-folder", "save-word", "edit-word", "move-word"),
         *("do-move-words", "delete-word", "bulk-paste", "bulk-add", "add-note", "edit-note"),
         *("save-note", "delete-note", "undo", "redo", "transfer-apply"),
+        *("study", "study-reveal", "study-answer", "study-choose", "study-grade", "study-undo"),
+        *("study-mode", "study-options", "save-study-options"),
     }
 )
 ASSISTANT_BUSY = (
@@ -74,7 +79,13 @@ def _lines(text: str) -> list[str]:
 class Controller:
     """Owns the view state and answers every action with an `Update`."""
 
-    def __init__(self, store: Store, state: ViewState | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        state: ViewState | None = None,
+        *,
+        utc_offset: Callable[[], int] = lambda: 0,
+    ) -> None:
         self.store = store
         self.state = state or ViewState()
         self._trees = TreeViews()
@@ -110,10 +121,22 @@ class Controller:
         }
         self.transfer = TransferActions(lambda: self.store, self.refresh)
         self._actions.update(self.transfer.actions())
+        self.study = StudyActions(lambda: self.store, self._now, utc_offset)
+        self._actions.update(self.study.actions())
+        self.due = DueCounts(lambda: self.store, utc_offset)
+
+    def due_today(self) -> DueCount:
+        """Due and new cards of the whole collection today, for the top bar."""
+        return self.due.total(self._now(), self.store.folder_tree())
+
+    def _now(self) -> int:
+        return self.store.now()  # looked up each time: a promoted tab replaces its store
 
     # --- entry points -------------------------------------------------------------------------
 
     def dispatch(self, action: str, item_id: str | None = None, data: Data | None = None) -> Update:
+        if action == "undo" and self.state.route.view == "study":
+            action = "study-undo"  # Ctrl+Z while studying takes back a grade, not an edit
         handler = self._actions.get(action)
         if handler is None:
             return Update()
@@ -129,6 +152,9 @@ class Controller:
             return Update(error=exc.message, tree=True, main=isinstance(exc, NotFound))
 
     def navigate(self, route: Route) -> Update:
+        if route.view == "study" and not self.study.resume():
+            self.state.open(Route())
+            return Update(tree=True, main=True, replace_url="#/", toast="No study session is open.")
         self.state.open(route)
         self._page_to_word(route)
         if route.folder_id is not None:
@@ -184,13 +210,18 @@ class Controller:
 
     def render_tree(self, rows: Sequence[TreeRow] | None = None) -> El:
         rows = self.store.folder_tree() if rows is None else rows
-        return self._trees.sidebar(rows, self.state.route.folder_id, self.state.expanded)
+        counts = self.due.counts(self._now(), rows)
+        current = self.state.route.folder_id if not self.state.route.view else None
+        return self._trees.sidebar(rows, current, self.state.expanded, counts)
 
     def render_main(self, rows: Sequence[TreeRow] | None = None) -> El:
         rows = self.store.folder_tree() if rows is None else rows
+        if self.state.route.view == "study":
+            return self.study.render()
         folder_id = self.state.route.folder_id
+        counts = self.due.counts(self._now(), rows)
         if folder_id is None:
-            return render_home(rows)
+            return render_home(rows, self.due.total(self._now(), rows))
         try:
             path = self.store.folder_path(FolderId(folder_id))
         except NotFound:
@@ -213,6 +244,7 @@ class Controller:
             words=self.store.words(fid, 0, self.state.word_limit),
             word_total=self.store.word_count(fid),
             state=self.state,
+            due=counts.get(fid),
         )
 
     def _exists(self, folder_id: int) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from app.domain import COLOURS, Folder, Note, Word
 from app.store.results import TreeRow
+from app.store.study_queries import DueCount
 from app.text.markdown import render_markdown
 from app.ui.nodes import Child, El, Node, h
 from app.ui.routes import Route
@@ -57,7 +58,20 @@ def _small(label: str, name: str, item_id: int | None) -> El:
     return action(label, name, item_id, **{"class": "small-button"})
 
 
-def render_home(rows: Sequence[TreeRow]) -> El:
+def study_line(due: DueCount | None, folder_id: int | None) -> El:
+    """Today's due and new counts with the buttons that start studying them."""
+    due = due or DueCount(due=0, new=0)
+    text = f"{due.due} due · {due.new} new today" if due.due or due.new else "Nothing due today"
+    return h(
+        "div",
+        {"class": "study-line"},
+        action("Study", "study", folder_id, **{"class": "primary", "title": "Study (S)"}),
+        h("span", {"class": "meta-line"}, text),
+        action("Study options…", "study-options", folder_id, **{"class": "small-button"}),
+    )
+
+
+def render_home(rows: Sequence[TreeRow], due: DueCount | None = None) -> El:
     roots = [r for r in rows if r.folder.parent_id is None]
     total = sum(r.word_count for r in rows)
     if not roots:
@@ -83,6 +97,7 @@ def render_home(rows: Sequence[TreeRow]) -> El:
             {"class": "meta-line"},
             f"{len(rows)} folders · {total} words. Everything is saved in this browser.",
         ),
+        study_line(due, None),
         _block(
             "home-folders",
             "Top-level folders",
@@ -139,6 +154,7 @@ def render_folder(
     words: Sequence[Word],
     word_total: int,
     state: ViewState,
+    due: DueCount | None = None,
 ) -> El:
     folder = path[-1]
     return h(
@@ -159,6 +175,7 @@ def render_folder(
             ),
         ),
         h("p", {"class": "meta-line"}, _summary(len(subfolders), word_total, len(notes))),
+        study_line(due, folder.id),
         _subfolder_block(subfolders),
         _words_block(folder, words, word_total, state),
         _notes_block(folder, notes, state),

@@ -7,9 +7,12 @@ Rows carry `data-folder-id` so the browser can wire drag-and-drop moves onto the
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
+from app.domain import FolderId
 from app.store.results import TreeRow
+from app.store.study_queries import DueCount
 from app.ui.nodes import El, h
 from app.ui.routes import Route
 
@@ -38,6 +41,21 @@ def name_and_count(label: str, total: int, name_class: str, count_class: str) ->
 
 
 Children = dict[int | None, list[TreeRow]]
+Counts = Mapping[FolderId, DueCount]
+NO_COUNTS: Counts = {}
+
+
+def due_badge(count: DueCount | None) -> El | None:
+    """What is due and new today, as two small numbers read out in words."""
+    if count is None or not (count.due or count.new):
+        return None
+    return h(
+        "span",
+        {"class": "due-badge"},
+        h("span", {"class": "due", "hidden": not count.due}, str(count.due)),
+        h("span", {"class": "new", "hidden": not count.new}, str(count.new)),
+        h("span", {"class": "visually-hidden"}, f" ({count.due} due, {count.new} new)"),
+    )
 
 
 def children_by_parent(rows: Sequence[TreeRow]) -> Children:
@@ -47,13 +65,15 @@ def children_by_parent(rows: Sequence[TreeRow]) -> Children:
     return children
 
 
-def render_tree(children: Children, current: int | None, expanded: Collection[int]) -> El:
+def render_tree(
+    children: Children, current: int | None, expanded: Collection[int], counts: Counts
+) -> El:
     if not children:
         return h("p", {"class": "empty"}, "No folders yet. Create one to start collecting words.")
     return h(
         "ul",
         {"class": "tree", "aria-label": "Folder tree"},
-        _branch(children, None, current, expanded),
+        _branch(_Tree(children, current, expanded, counts), None),
     )
 
 
@@ -67,6 +87,7 @@ class TreeViews:
         self._children: Children = {}
         self._drawn_rows: Sequence[TreeRow] | None = None
         self._drawn_state: tuple[int | None, frozenset[int]] | None = None
+        self._drawn_counts: Counts | None = None
         self._sidebar: El | None = None
 
     def children(self, rows: Sequence[TreeRow]) -> Children:
@@ -75,33 +96,42 @@ class TreeViews:
         return self._children
 
     def sidebar(
-        self, rows: Sequence[TreeRow], current: int | None, expanded: Collection[int]
+        self,
+        rows: Sequence[TreeRow],
+        current: int | None,
+        expanded: Collection[int],
+        counts: Counts = NO_COUNTS,
     ) -> El:
         state = (current, frozenset(expanded))
-        if self._sidebar is None or rows is not self._drawn_rows or state != self._drawn_state:
-            self._sidebar = render_tree(self.children(rows), current, expanded)
-            self._drawn_rows, self._drawn_state = rows, state
+        if (
+            self._sidebar is None
+            or rows is not self._drawn_rows
+            or counts is not self._drawn_counts
+            or state != self._drawn_state
+        ):
+            self._sidebar = render_tree(self.children(rows), current, expanded, counts)
+            self._drawn_rows, self._drawn_state, self._drawn_counts = rows, state, counts
         return self._sidebar
 
 
-def _branch(
-    children: dict[int | None, list[TreeRow]],
-    parent: int | None,
-    current: int | None,
-    expanded: Collection[int],
-) -> list[El]:
-    return [_item(children, row, current, expanded) for row in children.get(parent, [])]
+@dataclass(frozen=True, slots=True)
+class _Tree:
+    """What every row of one drawing of the tree needs."""
+
+    children: Children
+    current: int | None
+    expanded: Collection[int]
+    counts: Counts
 
 
-def _item(
-    children: dict[int | None, list[TreeRow]],
-    row: TreeRow,
-    current: int | None,
-    expanded: Collection[int],
-) -> El:
+def _branch(tree: _Tree, parent: int | None) -> list[El]:
+    return [_item(tree, row) for row in tree.children.get(parent, [])]
+
+
+def _item(tree: _Tree, row: TreeRow) -> El:
     folder = row.folder
-    has_children = bool(children.get(folder.id))
-    is_open = has_children and folder.id in expanded
+    has_children = bool(tree.children.get(folder.id))
+    is_open = has_children and folder.id in tree.expanded
     label = folder_label(folder.emoji, folder.name)
     toggle = (
         h(
@@ -123,10 +153,11 @@ def _item(
         "a",
         {
             "href": Route(folder.id).to_hash(),
-            "aria-current": "page" if folder.id == current else None,
+            "aria-current": "page" if folder.id == tree.current else None,
         },
         h("span", {"class": "swatch", "data-color": folder.color, "aria-hidden": "true"}),
         name_and_count(label, row.total_words, "tree-name", "tree-count"),
+        due_badge(tree.counts.get(folder.id)),
     )
     row_el = h(
         "div",
@@ -134,5 +165,5 @@ def _item(
         toggle,
         link,
     )
-    nested = h("ul", None, _branch(children, folder.id, current, expanded)) if is_open else None
+    nested = h("ul", None, _branch(tree, folder.id)) if is_open else None
     return h("li", None, row_el, nested)

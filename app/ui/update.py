@@ -33,6 +33,7 @@ class Update:
     offer_undo: bool = False  # the toast gets an Undo button (after deletions)
     replace_url: str | None = None  # correct the address without a new history entry
     download: Download | None = None
+    counts: bool = False  # due counts changed: redraw them once the main panel is painted
 
 
 def changed(**kwargs: Any) -> Update:

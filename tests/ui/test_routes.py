@@ -22,3 +22,17 @@ def test_junk_is_home() -> None:
 def test_round_trip(folder: int, word: int | None) -> None:
     route = Route(folder, word)
     assert Route.parse(route.to_hash()) == route
+
+
+def test_screens() -> None:
+    assert Route.parse("#/study") == Route(view="study")
+    assert Route.parse("#/stats") == Route(view="stats")
+    assert Route.parse("#/stats/folder/7") == Route(7, view="stats")
+    assert Route.parse("#/study/folder/7") == Route(view="study")
+    assert Route.parse("#/studyx") == Route()
+
+
+@given(st.none() | st.integers(0, 10**12))
+def test_stats_round_trip(folder: int | None) -> None:
+    route = Route(folder, view="stats")
+    assert Route.parse(route.to_hash()) == route

@@ -1,0 +1,209 @@
+"""What the study actions do: start, answer, grade, undo, switch mode and end a session, and
+edit study options. The session engine (and py-fsrs under it) is imported on first use, so the
+first screen never pays for it; the browser loads the scheduler's wheel before the first call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from app.domain import FolderId, InvalidInput, LexicalError, WordId
+from app.store import Store
+from app.study.model import MODES, Mode, Rating, StudyOptions
+from app.ui import study_dialogs
+from app.ui.nodes import El
+from app.ui.routes import Route
+from app.ui.study_view import render_study
+from app.ui.update import Update
+
+if TYPE_CHECKING:
+    from app.study.session import StudySession
+
+Data = Mapping[str, str]
+Handler = Callable[[int | None, Data], Update]
+STUDY_SCREEN = Route(view="study").to_hash()
+SEARCH_SCOPE_MAX = 500  # words a "study these results" session may name
+
+
+def _mode(value: str | None) -> Mode:
+    for mode in MODES:
+        if mode == value:
+            return mode
+    raise InvalidInput("Choose flashcards, typing or choice.")
+
+
+class StudyActions:
+    def __init__(
+        self,
+        store: Callable[[], Store],
+        clock: Callable[[], int],
+        utc_offset: Callable[[], int],
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._utc_offset = utc_offset
+        self.session: StudySession | None = None
+        self.last_mode: Mode = "flashcard"
+
+    def actions(self) -> dict[str, Handler]:
+        return {
+            "study": self._start,
+            "study-reveal": lambda _i, _d: self._step(lambda s: s.reveal()),
+            "study-answer": lambda _i, d: self._step(lambda s: s.answer(d.get("text", ""))),
+            "study-choose": lambda i, _d: self._step(
+                lambda s: s.choose(i if i is not None else -1)
+            ),
+            "study-grade": self._grade,
+            "study-undo": self._undo,
+            "study-mode": lambda _i, d: self._step(lambda s: s.set_mode(_mode(d.get("value")))),
+            "study-end": self._end,
+            "study-options": self._options,
+            "save-study-options": self._save_options,
+        }
+
+    # --- the screen ---------------------------------------------------------------------------
+
+    def resume(self) -> bool:
+        """Pick up the session a reload interrupted; False when none is open."""
+        if self.session is None:
+            from app.study.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
+
+            self.session = StudySession.resume(self._store(), self._clock, self._utc_offset)
+        return self.session is not None
+
+    def render(self) -> El:
+        if self.session is None:
+            raise LexicalError("No study session is open.")
+        return render_study(self.session, self.title())
+
+    def title(self) -> str:
+        session = self.session
+        if session is None:
+            return ""
+        scope = session.row.scope
+        if scope.get("kind") == "folder":
+            try:
+                return self._store().folder(FolderId(int(scope.get("folder", 0)))).name
+            except LexicalError:
+                return "a folder that is gone"
+        label = scope.get("label")
+        return str(label) if label else "your whole collection"
+
+    def back(self) -> str:
+        """Where ending the session goes: the folder it studied, else home."""
+        scope = self.session.row.scope if self.session else {}
+        folder = scope.get("folder")
+        return Route(int(folder)).to_hash() if isinstance(folder, int) else Route().to_hash()
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def _start(self, folder_id: int | None, data: Data) -> Update:
+        from app.study.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
+
+        scope: dict[str, Any]
+        if data.get("words"):
+            ids = [int(w) for w in data["words"].split(",") if w.strip().isdigit()]
+            label = data.get("label", "search results")[:200]
+            scope = {"kind": "words", "words": ids[:SEARCH_SCOPE_MAX], "label": label}
+        elif folder_id is not None:
+            self._store().folder(FolderId(folder_id))  # a clear error when it has gone
+            scope = {"kind": "folder", "folder": folder_id}
+        else:
+            scope = {"kind": "all"}
+        mode = _mode(data["mode"]) if data.get("mode") else self.last_mode
+        self.session = StudySession.start(self._store(), scope, mode, self._clock, self._utc_offset)
+        return Update(navigate=STUDY_SCREEN, focus="#study-title", tree=True)
+
+    def _step(self, event: Callable[[StudySession], object]) -> Update:
+        session = self._open()
+        event(session)
+        self.last_mode = session.mode
+        return Update(main=True, focus=self._focus(session))
+
+    def _grade(self, rating: int | None, _data: Data) -> Update:
+        session = self._open()
+        session.grade(Rating(rating) if rating in (1, 2, 3, 4) else None)
+        # The sidebar's counts follow a moment later (the browser defers that redraw), so
+        # the next card is painted first.
+        return Update(main=True, focus=self._focus(session), counts=True)
+
+    def _undo(self, _item: int | None, _data: Data) -> Update:
+        session = self._open()
+        if not session.undo():
+            return Update(toast="No grade to undo in this session.")
+        term = session.turn.card.term if session.turn else ""
+        return Update(
+            main=True, toast=f"Undid the grade of {term}.", focus=self._focus(session), counts=True
+        )
+
+    def _end(self, _item: int | None, _data: Data) -> Update:
+        back = self.back()
+        if self.session is not None and self.session.row.finished_at is None:
+            self.session.finish()
+        self.session = None
+        return Update(tree=True, main=True, navigate=back)
+
+    def _open(self) -> StudySession:
+        if self.session is None and not self.resume():
+            raise LexicalError("This study session has ended. Start another from a folder.")
+        assert self.session is not None
+        return self.session
+
+    @staticmethod
+    def _focus(session: StudySession) -> str:
+        turn = session.turn
+        if turn is None:
+            return "#summary-title"
+        if session.phase.value == "answered":
+            return ".grades .grade.primary"
+        return {"typing": "#study-typed", "choice": ".study-choices button"}.get(
+            turn.mode, "#study-show"
+        )
+
+    # --- options ------------------------------------------------------------------------------
+
+    def _options(self, folder_id: int | None, _data: Data) -> Update:
+        store = self._store()
+        fid = FolderId(folder_id) if folder_id is not None else None
+        options, own = store.study.options_for(fid)
+        name = store.folder(fid).name if fid is not None else None
+        dialog = study_dialogs.options_dialog(
+            fid, name, options, own=own, day_start_hour=store.study.day_start_hour()
+        )
+        return Update(dialog=dialog, focus="#study-retention")
+
+    def _save_options(self, folder_id: int | None, data: Data) -> Update:
+        store = self._store()
+        fid = FolderId(folder_id) if folder_id is not None else None
+        if fid is not None and data.get("inherit") == "on":
+            store.study.set_options(fid, None)
+            return Update(
+                close_dialog=True,
+                tree=True,
+                toast="This folder now uses its parent's study options.",
+            )
+        try:
+            options = StudyOptions(
+                retention=float(data.get("retention", "0.9")),
+                new_per_day=int(data.get("new_per_day", "20")),
+                reviews_per_day=int(data.get("reviews_per_day", "9999")),
+                directions=data.get("directions", "forward"),
+                accents_optional=data.get("accents_optional") == "on",
+                articles_optional=data.get("articles_optional") == "on",
+            )
+        except ValueError as exc:
+            if isinstance(exc, ValidationError):
+                raise InvalidInput(study_dialogs.options_message(exc)) from exc
+            raise InvalidInput("Enter numbers in the number fields.") from exc
+        store.study.set_options(fid, options)
+        if fid is None and data.get("day_start_hour", "").isdigit():
+            store.study.set_day_start_hour(int(data["day_start_hour"]))
+        return Update(close_dialog=True, tree=True, toast="Saved the study options.")
+
+
+def word_ids(values: list[WordId]) -> str:
+    """Word ids as the "study these results" button carries them."""
+    return ",".join(str(v) for v in values[:SEARCH_SCOPE_MAX])

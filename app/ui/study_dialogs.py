@@ -1,0 +1,179 @@
+"""The study options dialog: retention, daily limits, directions and answer checking for a
+folder (inherited by its subfolders) or for the whole collection, plus the day's start hour."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from app.domain import FolderId
+from app.study.model import StudyOptions
+from app.ui.folder_view import action, form_error
+from app.ui.nodes import El, Node, h
+
+# Each number field's name and range, as the form shows them (the model enforces the same).
+RANGES = {
+    "retention": ("Desired retention", "0.70", "0.99"),
+    "new_per_day": ("New words per day", "0", "9,999"),
+    "reviews_per_day": ("Reviews per day", "0", "99,999"),
+}
+DIRECTION_CHOICES = (
+    ("forward", "Term → meaning"),
+    ("reverse", "Meaning → term"),
+    ("both", "Both (each direction is its own card)"),
+)
+
+
+def options_message(exc: ValidationError) -> str:
+    """pydantic's complaint about a field, worded for this form."""
+    parts = []
+    for error in exc.errors():
+        field = str(error["loc"][0]) if error["loc"] else ""
+        if field in RANGES:
+            name, low, high = RANGES[field]
+            parts.append(f"{name} must be from {low} to {high}.")
+        else:
+            parts.append("Choose one of the directions offered.")
+    return " ".join(parts)
+
+
+def _field(label: str, field_id: str, control: El, hint: str = "") -> list[Node]:
+    nodes: list[Node] = [h("label", {"for": field_id}, label), control]
+    if hint:
+        nodes.append(h("p", {"class": "hint", "id": f"{field_id}-hint"}, hint))
+    return nodes
+
+
+def _number(field_id: str, name: str, value: float, *, low: float, high: float, step: str) -> El:
+    return h(
+        "input",
+        {
+            "id": field_id,
+            "name": name,
+            "type": "number",
+            "min": f"{low:g}",
+            "max": f"{high:g}",
+            "step": step,
+            "required": True,
+            "value": f"{value:g}",
+            "aria-describedby": f"{field_id}-hint",
+        },
+    )
+
+
+def _check(field_id: str, name: str, label: str, checked: bool) -> El:
+    return h(
+        "label",
+        {"class": "check", "for": field_id},
+        h("input", {"type": "checkbox", "id": field_id, "name": name, "checked": checked}),
+        f" {label}",
+    )
+
+
+def options_dialog(
+    folder_id: FolderId | None,
+    folder_name: str | None,
+    options: StudyOptions,
+    *,
+    own: bool,
+    day_start_hour: int,
+) -> El:
+    title = f"Study options: {folder_name}" if folder_name else "Study options for everything"
+    grid: list[Node] = [
+        *_field(
+            "Desired retention",
+            "study-retention",
+            _number(
+                "study-retention", "retention", options.retention, low=0.7, high=0.99, step="0.01"
+            ),
+            "How likely you want to be to remember a word when it is asked (0.70 to 0.99). "
+            "Higher means more reviews.",
+        ),
+        *_field(
+            "New words per day",
+            "study-new",
+            _number("study-new", "new_per_day", options.new_per_day, low=0, high=9999, step="1"),
+            "Counted across this folder and its subfolders.",
+        ),
+        *_field(
+            "Reviews per day",
+            "study-reviews",
+            _number(
+                "study-reviews",
+                "reviews_per_day",
+                options.reviews_per_day,
+                low=0,
+                high=99999,
+                step="1",
+            ),
+            "A cap on reviews in a day; the rest wait for the next day.",
+        ),
+        *_field(
+            "Directions",
+            "study-directions",
+            h(
+                "select",
+                {"id": "study-directions", "name": "directions"},
+                (
+                    h("option", {"value": value, "selected": value == options.directions}, text)
+                    for value, text in DIRECTION_CHOICES
+                ),
+            ),
+        ),
+    ]
+    if folder_id is None:
+        grid += _field(
+            "A new study day starts at",
+            "study-day-start",
+            _number("study-day-start", "day_start_hour", day_start_hour, low=0, high=23, step="1"),
+            "Hour of the day, in your local time (4 means 4 a.m.).",
+        )
+    inherit = (
+        _check(
+            "study-inherit",
+            "inherit",
+            "Use the parent folder's options (or the collection's)",
+            not own,
+        )
+        if folder_id is not None
+        else None
+    )
+    return h(
+        "div",
+        None,
+        h("h2", {"id": "dialog-title"}, title),
+        h(
+            "form",
+            {"data-action": "save-study-options", "data-id": folder_id, "class": "study-options"},
+            h(
+                "p",
+                {"class": "hint"},
+                "Subfolders use these options unless they set their own.",
+            ),
+            inherit,
+            h("div", {"class": "form-grid"}, grid),
+            h(
+                "fieldset",
+                None,
+                h("legend", None, "Checking typed answers"),
+                _check(
+                    "study-accents",
+                    "accents_optional",
+                    "Accents are optional (cafe counts as café)",
+                    options.accents_optional,
+                ),
+                _check(
+                    "study-articles",
+                    "articles_optional",
+                    "Leading articles are optional (the, to, el, la, der…)",
+                    options.articles_optional,
+                ),
+            ),
+            form_error(),
+            h(
+                "div",
+                {"class": "form-actions"},
+                action("Cancel", "close-dialog"),
+                h("button", {"type": "submit", "class": "primary"}, "Save options"),
+            ),
+        ),
+    )

@@ -1,0 +1,367 @@
+"""The study screen: the card being asked in the session's mode, the grade buttons with their
+next intervals, the session's counts and mode switcher, and the end-of-session summary.
+
+Pure functions from the session engine's state to an element tree; buttons carry
+`data-action` like the rest of the app, and the keys (Space, 1–4, Enter) are listed on the
+buttons themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from app.study.grading import Grade, Segment
+from app.study.intervals import short_interval, spoken_interval
+from app.study.model import DIRECTION_LABELS, MODES, Mode, Rating
+from app.study.summary import Summary
+from app.ui.folder_view import action
+from app.ui.nodes import El, Node, h
+
+if TYPE_CHECKING:
+    from app.study.session import StudySession, Turn
+
+MODE_LABELS: dict[Mode, str] = {"flashcard": "Flashcards", "typing": "Typing", "choice": "Choice"}
+VERDICTS = {
+    "exact": "Correct",
+    "close": "Almost: a small slip",
+    "wrong": "Not quite",
+    "empty": "No answer given",
+}
+
+
+def render_study(session: StudySession, title: str) -> El:
+    turn = session.turn
+    body = _summary(session.summary, session.excluded) if turn is None else _card(session, turn)
+    return h(
+        "div",
+        {"class": "study", "data-phase": session.phase.value},
+        _header(session, title),
+        body,
+    )
+
+
+def _header(session: StudySession, title: str) -> El:
+    counts = session.counts
+    return h(
+        "div",
+        {"class": "study-head"},
+        h("h1", {"id": "study-title"}, f"Studying {title}"),
+        h(
+            "ul",
+            {"class": "study-counts", "aria-label": "Cards left"},
+            _count("New", counts.new, "new"),
+            _count("Learning", counts.learning, "learning"),
+            _count("Review", counts.review, "review"),
+        ),
+        h(
+            "div",
+            {"class": "study-tools"},
+            _mode_switcher(session.mode),
+            action("Undo grade", "study-undo", None, **{"title": "Undo the last grade (Ctrl+Z)"}),
+            action("End session", "study-end"),
+        ),
+    )
+
+
+def _count(label: str, value: int, kind: str) -> El:
+    return h(
+        "li",
+        {"class": "study-count", "data-kind": kind},
+        f"{label} ",
+        h("strong", None, str(value)),
+    )
+
+
+def _mode_switcher(current: Mode) -> El:
+    return h(
+        "div",
+        {"class": "segmented", "role": "group", "aria-label": "Study mode"},
+        (
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "data-action": "study-mode",
+                    "data-value": mode,
+                    "aria-pressed": "true" if mode == current else "false",
+                },
+                MODE_LABELS[mode],
+            )
+            for mode in MODES
+        ),
+    )
+
+
+def _card(session: StudySession, turn: Turn) -> El:
+    card = turn.card
+    prompt_lang = card.lang if card.direction == "forward" else None
+    answered = session.phase.value == "answered"
+    return h(
+        "section",
+        {"class": "study-card", "aria-labelledby": "study-prompt", "data-mode": turn.mode},
+        h("p", {"class": "study-direction"}, DIRECTION_LABELS[card.direction]),
+        h(
+            "p",
+            {"id": "study-prompt", "class": "study-prompt", "lang": prompt_lang or None},
+            card.prompt,
+        ),
+        h("p", {"class": "notice", "role": "status"}, turn.notice) if turn.notice else None,
+        _answered(session, turn) if answered else _question(turn),
+    )
+
+
+def _question(turn: Turn) -> El:
+    if turn.mode == "typing":
+        return h(
+            "form",
+            {"class": "study-answer", "data-action": "study-answer", "aria-label": "Answer"},
+            h("label", {"for": "study-typed"}, "Your answer"),
+            h(
+                "input",
+                {
+                    "id": "study-typed",
+                    "name": "text",
+                    "autocomplete": "off",
+                    "autocapitalize": "off",
+                    "spellcheck": "false",
+                    "maxlength": 2000,
+                    "lang": turn.card.lang
+                    if turn.card.direction == "reverse" and turn.card.lang
+                    else None,
+                },
+            ),
+            h(
+                "div",
+                {"class": "form-actions"},
+                action("I don't know", "study-reveal"),
+                h(
+                    "button",
+                    {"type": "submit", "class": "primary"},
+                    "Check ",
+                    h("kbd", None, "Enter"),
+                ),
+            ),
+        )
+    if turn.mode == "choice":
+        return h(
+            "div",
+            {"class": "study-choices", "role": "group", "aria-label": "Choose the answer"},
+            (
+                action_with_key(str(i + 1), text, "study-choose", i)
+                for i, text in enumerate(turn.choices)
+            ),
+        )
+    return h(
+        "div",
+        {"class": "form-actions study-reveal"},
+        h(
+            "button",
+            {
+                "type": "button",
+                "class": "primary",
+                "data-action": "study-reveal",
+                "id": "study-show",
+            },
+            "Show answer ",
+            h("kbd", None, "Space"),
+        ),
+    )
+
+
+def action_with_key(key: str, label: str, name: str, item_id: int) -> El:
+    return h(
+        "button",
+        {"type": "button", "data-action": name, "data-id": item_id, "class": "choice"},
+        h("kbd", None, key),
+        " ",
+        label,
+    )
+
+
+def _answered(session: StudySession, turn: Turn) -> El:
+    card = turn.card
+    answer_lang = card.lang if card.direction == "reverse" and card.lang else None
+    return h(
+        "div",
+        {"class": "study-result"},
+        _verdict(turn),
+        h(
+            "div",
+            {"class": "study-answer-shown"},
+            h("h2", {"class": "visually-hidden"}, "Answer"),
+            h(
+                "ol",
+                {"class": "word-meanings", "lang": answer_lang},
+                (h("li", None, a) for a in card.answers),
+            )
+            if len(card.answers) > 1
+            else h("p", {"class": "study-answer-text", "lang": answer_lang}, card.answers[0]),
+        ),
+        _grade_buttons(session.intervals(), turn.suggested),
+    )
+
+
+def _verdict(turn: Turn) -> El | None:
+    if turn.mode == "choice" and turn.chosen is not None:
+        right = turn.suggested == Rating.GOOD
+        picked = turn.choices[turn.chosen]
+        text = "Correct" if right else f"Not quite: you chose “{picked}”"
+        return h(
+            "p",
+            {"class": "verdict", "data-verdict": "exact" if right else "wrong", "role": "status"},
+            text,
+        )
+    if turn.verdict is not None:
+        return h(
+            "div",
+            {"class": "verdict-block"},
+            h(
+                "p",
+                {"class": "verdict", "data-verdict": turn.verdict.verdict, "role": "status"},
+                VERDICTS[turn.verdict.verdict],
+            ),
+            _diff(turn.verdict) if turn.verdict.verdict in ("close", "wrong") else None,
+        )
+    return None
+
+
+def _diff(grade: Grade) -> El:
+    """What was typed against the answer, character by character (del/mark, not colour only)."""
+    pieces: list[Node] = []
+    for segment in grade.diff:
+        pieces.extend(_segment(segment))
+    return h(
+        "p",
+        {"class": "diff", "aria-label": "Your answer compared with the right one"},
+        "You typed: ",
+        pieces,
+    )
+
+
+def _segment(segment: Segment) -> list[Node]:
+    if segment.kind == "same":
+        return [segment.typed]
+    parts: list[Node] = []
+    if segment.typed:
+        parts.append(h("del", {"title": "typed, not in the answer"}, segment.typed))
+    if segment.expected:
+        parts.append(h("mark", {"title": "missing from what you typed"}, segment.expected))
+    return parts
+
+
+def _grade_buttons(intervals: dict[Rating, int], suggested: Rating | None) -> El:
+    return h(
+        "div",
+        {"class": "grades", "role": "group", "aria-label": "How well did you know it?"},
+        (
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "grade primary" if rating == suggested else "grade",
+                    "data-action": "study-grade",
+                    "data-id": int(rating),
+                    "data-rating": rating.name.lower(),
+                    "aria-label": f"{rating.label}, next {spoken_interval(intervals[rating])}"
+                    + (" (suggested)" if rating == suggested else ""),
+                },
+                h("kbd", None, str(int(rating))),
+                h("span", {"class": "grade-name"}, rating.label),
+                h("span", {"class": "grade-interval"}, short_interval(intervals[rating])),
+            )
+            for rating in Rating
+            if rating in intervals
+        ),
+    )
+
+
+def _summary(summary: Summary | None, excluded: int) -> El:
+    if summary is None or summary.cards == 0:
+        return h(
+            "section",
+            {"class": "study-summary", "aria-labelledby": "summary-title"},
+            h("h2", {"id": "summary-title"}, "Nothing to study right now"),
+            h("p", None, _nothing_due(summary)),
+            _excluded(excluded),
+            h(
+                "div",
+                {"class": "form-actions"},
+                action("Done", "study-end", None, **{"class": "primary"}),
+            ),
+        )
+    accuracy = summary.accuracy or 0.0
+    return h(
+        "section",
+        {"class": "study-summary", "aria-labelledby": "summary-title"},
+        h("h2", {"id": "summary-title"}, "Session complete"),
+        h(
+            "ul",
+            {"class": "summary-figures"},
+            _figure("Cards", str(summary.cards)),
+            _figure("Accuracy", f"{accuracy:.0%}"),
+            _figure("Time", _duration(summary.time_ms)),
+            _figure("New words learned", str(summary.new_learned)),
+        ),
+        _missed(summary.missed),
+        h("p", None, _next_due(summary)),
+        _excluded(excluded),
+        h(
+            "div",
+            {"class": "form-actions"},
+            action("Ask the Scholar about the words I missed", "study-ask-scholar")
+            if summary.missed
+            else None,
+            action("Done", "study-end", None, **{"class": "primary"}),
+        ),
+    )
+
+
+def _figure(label: str, value: str) -> El:
+    return h(
+        "li",
+        None,
+        h("span", {"class": "figure-value"}, value),
+        h("span", {"class": "figure-label"}, label),
+    )
+
+
+def _missed(missed: Sequence[str]) -> El:
+    if not missed:
+        return h("p", None, "You missed none. Well done.")
+    return h(
+        "div",
+        None,
+        h("h3", None, f"Missed ({len(missed)})"),
+        h("ul", {"class": "missed"}, (h("li", None, term) for term in missed)),
+    )
+
+
+def _next_due(summary: Summary) -> str:
+    if summary.next_in_ms is None:
+        return "No reviews are scheduled yet."
+    soon = f"The next review is due {spoken_interval(summary.next_in_ms)}"
+    if summary.due_tomorrow:
+        noun = "card is" if summary.due_tomorrow == 1 else "cards are"
+        return f"{soon}; {summary.due_tomorrow} {noun} due within a day."
+    return f"{soon}."
+
+
+def _nothing_due(summary: Summary | None) -> str:
+    if summary is not None and summary.next_in_ms is not None:
+        return "Every card here is done for now; come back when the next ones are due."
+    return "There are no words to study here yet. Add words with meanings to this folder first."
+
+
+def _excluded(count: int) -> El | None:
+    if not count:
+        return None
+    noun = "word has" if count == 1 else "words have"
+    return h("p", {"class": "meta-line"}, f"{count} {noun} no meaning yet and are left out.")
+
+
+def _duration(ms: int) -> str:
+    seconds = round(ms / 1000)
+    if seconds < 60:
+        return f"{seconds} s"
+    return f"{seconds // 60} min {seconds % 60} s"

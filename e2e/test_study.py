@@ -1,0 +1,126 @@
+"""Studying a folder with the keyboard only: every mode, reload mid-session, undo, summary."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from e2e.accessibility import violations
+from e2e.conftest import reload, screenshot
+from e2e.lexical_ui import create_folder, dialog, focus_outside_fields, set_theme, tree, wait_saved
+
+WORDS = "perro - dog\ngato - cat\ncasa - house; home\nlibro - book\nagua - water\nsol - sun"
+
+
+def _folder_with_words(app: Page) -> None:
+    create_folder(app, "Spanish", emoji="🇪🇸")
+    focus_outside_fields(app)
+    app.keyboard.press("b")
+    box = dialog(app)
+    box.get_by_label("Lines to add").fill(WORDS)
+    box.get_by_role("button", name="Add 6 words").click()
+    expect(box).to_be_hidden()
+    wait_saved(app)
+
+
+def _prompt(app: Page) -> str:
+    return app.locator("#study-prompt").inner_text()
+
+
+def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
+    _folder_with_words(app)
+    expect(app.get_by_text("0 due · 6 new today")).to_be_visible()
+    expect(tree(app).locator(".due-badge .new")).to_have_text("6")
+
+    # S starts studying the open folder, flashcards first, oldest word first.
+    focus_outside_fields(app)
+    app.keyboard.press("s")
+    expect(app.get_by_role("heading", name="Studying Spanish")).to_be_visible()
+    expect(app.locator("#study-prompt")).to_have_text("perro")
+    counts = app.get_by_label("Cards left")
+    expect(counts).to_contain_text("New 6")
+    problems = violations(app, "study question")
+    focus_outside_fields(app)
+    app.keyboard.press(" ")  # show the answer
+    expect(app.locator(".study-answer-text")).to_have_text("dog")
+    grades = app.get_by_role("group", name="How well did you know it?")
+    expect(
+        grades.get_by_role("button", name=re.compile(r"^Easy, next in \d+ days$"))
+    ).to_be_visible()
+    expect(
+        grades.get_by_role("button", name="Good, next in 10 minutes (suggested)")
+    ).to_be_visible()
+    screenshot(app, "study-flashcard")
+    problems += violations(app, "study answer")
+    app.keyboard.press("4")  # Easy
+    wait_saved(app)
+    expect(app.locator("#study-prompt")).to_have_text("gato")
+    expect(counts).to_contain_text("New 5")
+
+    # Typing: a forgiving check with a diff, and the suggestion can be overridden.
+    app.get_by_role("group", name="Study mode").get_by_role("button", name="Typing").click()
+    answer = app.get_by_label("Your answer")
+    expect(answer).to_be_focused()
+    answer.fill("Cta")
+    app.keyboard.press("Enter")
+    expect(app.locator(".verdict")).to_have_text("Almost: a small slip")
+    expect(app.get_by_label("Your answer compared with the right one")).to_be_visible()
+    screenshot(app, "study-typing")
+    problems += violations(app, "study typing")
+    app.keyboard.press("3")  # override Hard with Good
+    wait_saved(app)
+    expect(app.locator("#study-prompt")).to_have_text("casa")
+
+    # Reload mid-session: the same card, the same counts.
+    before = counts.inner_text()
+    reload(app)
+    expect(app.locator("#study-prompt")).to_have_text("casa")
+    expect(app.get_by_label("Cards left")).to_have_text(before)
+
+    # Choice: four answers, keys pick one.
+    app.get_by_role("group", name="Study mode").get_by_role("button", name="Choice").click()
+    choices = app.get_by_role("group", name="Choose the answer")
+    expect(choices.get_by_role("button")).to_have_count(4)
+    right = choices.get_by_role("button", name="house")
+    number = right.locator("kbd").inner_text()
+    screenshot(app, "study-choice")
+    problems += violations(app, "study choice")
+    focus_outside_fields(app)
+    app.keyboard.press(number)
+    expect(app.locator(".verdict")).to_have_text("Correct")
+    app.keyboard.press(" ")  # take the suggested grade (Good)
+    wait_saved(app)
+    expect(app.locator("#study-prompt")).to_have_text("libro")
+
+    # Ctrl+Z takes back the last grade: casa is asked again, as it was.
+    focus_outside_fields(app)
+    app.keyboard.press("Control+z")
+    expect(app.locator("#study-prompt")).to_have_text("casa")
+    wait_saved(app)
+
+    # Finish with flashcards, missing one.
+    app.get_by_role("group", name="Study mode").get_by_role("button", name="Flashcards").click()
+    missed = None
+    while app.locator("#study-prompt").count():
+        word = _prompt(app)
+        focus_outside_fields(app)
+        app.keyboard.press(" ")
+        rating = "1" if word == "agua" and missed is None else "4"
+        missed = missed or (word if rating == "1" else None)
+        app.keyboard.press(rating)
+        wait_saved(app)
+    summary = app.get_by_role("region", name="Session complete")
+    expect(summary).to_be_visible()
+    expect(summary).to_contain_text("agua")
+    expect(
+        summary.get_by_role("button", name="Ask the Scholar about the words I missed")
+    ).to_be_visible()
+    screenshot(app, "study-summary")
+    problems += violations(app, "study summary")
+    set_theme(app, "dark")
+    screenshot(app, "study-summary-dark")
+    problems += violations(app, "study summary dark")
+    summary.get_by_role("button", name="Done").click()
+    expect(app.get_by_role("heading", name="🇪🇸 Spanish")).to_be_visible()
+    assert problems == []

@@ -1,0 +1,135 @@
+"""Studying through the controller, as the browser drives it: start, answer, grade, undo,
+switch mode, end, options, and the due counts in the sidebar."""
+
+from __future__ import annotations
+
+from app.domain import FolderId
+from app.store import Store
+from app.store.db import Database
+from app.ui.controller import Controller
+from app.ui.nodes import El, find_all, text_content
+from app.ui.routes import Route
+from tests.study.helpers import SPANISH, Clock, folder_with_words
+
+
+def setup() -> tuple[Controller, FolderId, Clock]:
+    clock = Clock()
+    ui = Controller(Store(Database.open(), clock=clock))
+    folder = folder_with_words(ui.store, "Spanish", SPANISH)
+    return ui, folder.id, clock
+
+
+def go(ui: Controller, fragment: str | None) -> None:
+    assert fragment is not None
+    ui.navigate(Route.parse(fragment))
+
+
+def prompt(ui: Controller) -> str:
+    found = find_all(ui.render_main(), lambda el: el.attrs.get("id") == "study-prompt")
+    return text_content(found[0]) if found else ""
+
+
+def by_action(node: El, action: str) -> list[El]:
+    return find_all(node, lambda el: el.attrs.get("data-action") == action)
+
+
+def test_the_sidebar_and_folder_show_what_is_due_and_new() -> None:
+    ui, folder, _ = setup()
+    ui.navigate(Route(folder))
+    assert "(0 due, 5 new)" in text_content(ui.render_tree())
+    assert "0 due · 5 new today" in text_content(ui.render_main())
+    assert by_action(ui.render_main(), "study")
+    assert ui.due_today().new == 5
+
+
+def test_a_session_from_start_to_summary() -> None:
+    ui, folder, _ = setup()
+    update = ui.dispatch("study", str(folder))
+    assert update.error is None
+    go(ui, update.navigate)
+    assert prompt(ui) == "perro"
+    ui.dispatch("study-reveal")
+    main = ui.render_main()
+    assert "Easy" in text_content(main) and len(by_action(main, "study-grade")) == 4
+    update = ui.dispatch("study-grade", "4")
+    assert update.counts and update.error is None
+    assert prompt(ui) == "gato"
+    assert "(0 due, 4 new)" in text_content(ui.render_tree())
+    for _ in range(4):
+        ui.dispatch("study-reveal")
+        ui.dispatch("study-grade", "4")
+    assert "Session complete" in text_content(ui.render_main())
+    update = ui.dispatch("study-end")
+    assert update.navigate == Route(folder).to_hash()
+
+
+def test_ctrl_z_on_the_study_screen_undoes_the_grade_not_an_edit() -> None:
+    ui, folder, _ = setup()
+    go(ui, ui.dispatch("study", str(folder)).navigate)
+    ui.dispatch("study-reveal")
+    ui.dispatch("study-grade", "3")
+    label = ui.store.undo_label
+    update = ui.dispatch("undo")
+    assert update.toast == "Undid the grade of perro."
+    assert prompt(ui) == "perro"
+    assert ui.store.undo_label == label  # the edit history is untouched
+
+
+def test_typing_and_choice_modes_switch_mid_session() -> None:
+    ui, folder, _ = setup()
+    go(ui, ui.dispatch("study", str(folder)).navigate)
+    ui.dispatch("study-mode", None, {"value": "typing"})
+    assert find_all(ui.render_main(), lambda el: el.attrs.get("id") == "study-typed")
+    ui.dispatch("study-answer", None, {"text": "dog"})
+    assert "Correct" in text_content(ui.render_main())
+    ui.dispatch("study-grade")  # the suggestion
+    ui.dispatch("study-mode", None, {"value": "choice"})
+    choices = by_action(ui.render_main(), "study-choose")
+    assert len(choices) == 4
+    assert ui.dispatch("study-mode", None, {"value": "nonsense"}).error
+
+
+def test_a_reloaded_page_resumes_the_open_session() -> None:
+    ui, folder, clock = setup()
+    go(ui, ui.dispatch("study", str(folder)).navigate)
+    ui.dispatch("study-reveal")
+    ui.dispatch("study-grade", "1")
+    again = Controller(Store(Database.from_bytes(ui.store.snapshot()), clock=clock))
+    again.navigate(Route(view="study"))
+    assert prompt(again) == prompt(ui) == "gato"
+
+
+def test_the_study_screen_without_a_session_goes_home() -> None:
+    ui, _, _ = setup()
+    update = ui.navigate(Route(view="study"))
+    assert update.replace_url == "#/" and update.toast == "No study session is open."
+
+
+def test_a_read_only_tab_cannot_study() -> None:
+    ui, folder, _ = setup()
+    ui.read_only = "This tab is read-only."
+    assert ui.dispatch("study", str(folder)).error == "This tab is read-only."
+
+
+def test_study_options_are_saved_checked_and_inherited() -> None:
+    ui, folder, _ = setup()
+    assert ui.dispatch("study-options", str(folder)).dialog is not None
+    form = {"retention": "0.95", "new_per_day": "2", "reviews_per_day": "100",
+            "directions": "both", "accents_optional": "on"}  # fmt: skip
+    assert ui.dispatch("save-study-options", str(folder), form).error is None
+    options, own = ui.store.study.options_for(folder)
+    assert own and options.new_per_day == 2 and options.directions == "both"
+    assert not options.articles_optional
+    bad = ui.dispatch("save-study-options", str(folder), {**form, "retention": "0.5"})
+    assert bad.error == "Desired retention must be from 0.70 to 0.99."
+    assert ui.dispatch("save-study-options", str(folder), {**form, "new_per_day": "x"}).error
+    ui.dispatch("save-study-options", str(folder), {"inherit": "on"})
+    assert ui.store.study.options_for(folder)[1] is False
+
+
+def test_the_day_start_hour_is_a_collection_option() -> None:
+    ui, _, _ = setup()
+    form = {"retention": "0.9", "new_per_day": "20", "reviews_per_day": "9999",
+            "directions": "forward", "day_start_hour": "6"}  # fmt: skip
+    assert ui.dispatch("save-study-options", None, form).error is None
+    assert ui.store.study.day_start_hour() == 6
