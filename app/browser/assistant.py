@@ -36,6 +36,7 @@ from app.llm.cancel import CancelToken
 from app.llm.errors import ProviderError
 from app.llm.settings import make_client
 from app.store.conversations import ConversationId
+from app.study.summary import scholar_prompt
 from app.ui.assistant_state import PanelState, countdown, destination
 from app.ui.assistant_view import (
     OFFLINE,
@@ -51,6 +52,12 @@ if TYPE_CHECKING:
 
 RECENT_ACTIONS = 5
 RENDER_DELAY_S = 0.03  # coalesce streamed chunks into one redraw per frame or so
+
+
+NEEDS_PROVIDER = (
+    "Asking the Scholar needs an AI provider: choose one and add your key in AI settings, "
+    "then press the button again."
+)
 
 
 class Assistant:
@@ -78,6 +85,7 @@ class Assistant:
         page, doc = self.page, js.document
         page.commands["open-assistant"] = self.open
         page.commands["ai-settings"] = self.dialog.open
+        page.commands["study-ask-scholar"] = self.ask_about_missed
         page.listen(doc, "click", self._on_click)
         page.listen(doc, "submit", self._on_submit)
         page.listen(doc, "change", self._on_change)
@@ -231,6 +239,20 @@ class Assistant:
             return
         box.value = ""
         self._spawn(self.ask(text))
+
+    def ask_about_missed(self) -> None:
+        """From a study summary: the Scholar explains the words just missed (it only reads)."""
+        study = self.page.controller.study
+        summary = study.session.summary if study.session is not None else None
+        if summary is None or not summary.missed:
+            return
+        if not self.settings.configured:
+            self.page.show_toast(NEEDS_PROVIDER)
+            self.dialog.open()
+            return
+        self.open()
+        self.state.override = "scholar"
+        self._spawn(self.ask(scholar_prompt(summary.missed, study.title())))
 
     async def ask(self, text: str) -> None:
         if not self.online:

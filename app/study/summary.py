@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.store import Store
@@ -39,4 +40,17 @@ def summarise(store: Store, session: SessionRow, now: int) -> Summary:
         missed=tuple(missed),
         next_in_ms=None if next_due is None else next_due - now,
         due_tomorrow=tomorrow,
+    )
+
+
+MISSED_IN_PROMPT = 30
+
+
+def scholar_prompt(missed: Sequence[str], scope: str) -> str:
+    """What "Ask the Scholar about the words I missed" sends: the words, and what would help."""
+    words = ", ".join(missed[:MISSED_IN_PROMPT])
+    more = f" (and {len(missed) - MISSED_IN_PROMPT} more)" if len(missed) > MISSED_IN_PROMPT else ""
+    return (
+        f"I just studied {scope} and missed these words: {words}{more}. For each one, give me "
+        "a short mnemonic to remember it and two example sentences that use it."
     )
