@@ -146,8 +146,8 @@ def _v3_agent_memory(db: Database) -> None:
 # Study progress (decision 011). Cards exist only for words that were studied: a word with no
 # card in a direction is new there, so adding words writes nothing here. `folder_id` repeats the
 # word's folder (kept by a trigger) so due counts per folder read one index without a join.
-# Reviews keep the card row as it was before (`state_before`), so a grade can be undone exactly,
-# even after a reload, and an Anki history can be replayed.
+# Reviews keep the card's schedule as it was before, so a grade can be undone exactly, even
+# after a reload, and stats can tell reviews of learned cards from first sightings.
 _V4_STUDY_TABLES = [
     """CREATE TABLE card (
         id INTEGER PRIMARY KEY,
@@ -167,22 +167,25 @@ _V4_STUDY_TABLES = [
     "CREATE UNIQUE INDEX card_by_word ON card(word_id, direction)",
     "CREATE INDEX card_by_folder ON card(folder_id, direction, due)",
     "CREATE INDEX card_by_due ON card(due)",
+    # A million rows is an ordinary Anki history, so a review is a few numbers: what changed
+    # is kept as columns (the card's schedule before the grade, state 0 = new), not as JSON.
     """CREATE TABLE review (
         id INTEGER PRIMARY KEY,
         card_id INTEGER NOT NULL,
-        word_id INTEGER NOT NULL,
         session_id INTEGER,
         rating INTEGER NOT NULL,
         reviewed_at INTEGER NOT NULL,
         duration_ms INTEGER NOT NULL DEFAULT 0,
         mode TEXT NOT NULL,
-        state_before TEXT,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL)""",
-    "CREATE INDEX review_by_card ON review(card_id, reviewed_at)",
-    "CREATE INDEX review_by_word ON review(word_id)",
+        state_before INTEGER NOT NULL,
+        step_before INTEGER,
+        stability_before REAL,
+        difficulty_before REAL,
+        due_before INTEGER,
+        last_review_before INTEGER)""",
+    "CREATE INDEX review_by_card ON review(card_id)",
     "CREATE INDEX review_by_time ON review(reviewed_at)",
-    "CREATE INDEX review_by_session ON review(session_id, id)",
+    "CREATE INDEX review_by_session ON review(session_id) WHERE session_id IS NOT NULL",
     # One row per folder that sets its own options (id = folder id); 0 holds the collection's.
     """CREATE TABLE study_options (
         id INTEGER PRIMARY KEY,
@@ -204,8 +207,8 @@ _V4_STUDY_TABLES = [
         WHEN NEW.folder_id IS NOT OLD.folder_id
         BEGIN UPDATE card SET folder_id = NEW.folder_id WHERE word_id = NEW.id; END""",
     """CREATE TRIGGER word_card_deleted AFTER DELETE ON word BEGIN
-        DELETE FROM card WHERE word_id = OLD.id;
-        DELETE FROM review WHERE word_id = OLD.id; END""",
+        DELETE FROM review WHERE card_id IN (SELECT id FROM card WHERE word_id = OLD.id);
+        DELETE FROM card WHERE word_id = OLD.id; END""",
     """CREATE TRIGGER folder_options_deleted AFTER DELETE ON folder
         BEGIN DELETE FROM study_options WHERE id = OLD.id; END""",
 ]

@@ -2,8 +2,8 @@
 
 Grades and sessions are written apart from the edit undo stack (`History.apart`): they are
 saved, logged and broadcast like edits, but Ctrl+Z on the workspace never takes one back.
-A grade is undone by its own command, which restores the card row kept in the review log, so
-it works after a reload too (decision 011). Options are edits, undone like any other.
+A grade is undone by its own command, which restores the schedule the review log kept, so it
+works after a reload too (decision 011). Options are edits, undone like any other.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from app.study.model import (
     DEFAULT_OPTIONS,
     MODES,
     CardKey,
+    CardState,
     Mode,
     Progress,
     Rating,
@@ -30,10 +31,8 @@ from app.study.model import (
     StudyOptions,
 )
 
-CARD_COLUMNS = (
-    "id", "word_id", "folder_id", "direction", "state", "step", "stability", "difficulty",
-    "due", "last_review", "reps", "lapses", "created_at", "updated_at",
-)  # fmt: skip
+# The schedule a review keeps as it was before the grade (review column = card column + _before).
+SCHEDULE = ("state", "step", "stability", "difficulty", "due", "last_review")
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +185,9 @@ class Study:
 
     def reviews(self, session_id: int) -> list[ReviewRow]:
         rows = self._db.all(
-            "SELECT r.word_id, c.direction, w.term, r.rating, r.reviewed_at, r.duration_ms, "
-            "r.state_before IS NULL AS was_new FROM review r JOIN card c ON c.id = r.card_id "
-            "JOIN word w ON w.id = r.word_id WHERE r.session_id = ? ORDER BY r.id",
+            "SELECT c.word_id, c.direction, w.term, r.rating, r.reviewed_at, r.duration_ms, "
+            "r.state_before = 0 AS was_new FROM review r JOIN card c ON c.id = r.card_id "
+            "JOIN word w ON w.id = c.word_id WHERE r.session_id = ? ORDER BY r.id",
             (session_id,),
         )
         return [
@@ -236,43 +235,46 @@ class Study:
                 self._db.update("card", card_id, _progress_values(after), now)
             review = {
                 "card_id": card_id,
-                "word_id": card.word_id,
                 "session_id": session_id,
                 "rating": int(rating),
                 "reviewed_at": at,
                 "duration_ms": max(0, min(duration_ms, 86_400_000)),
                 "mode": mode,
-                "state_before": None if before is None else json.dumps(dict(before)),
+                **{f"{name}_before": None if before is None else before[name] for name in SCHEDULE},
             }
-            self._db.insert("review", review, now)
+            if before is None:
+                review["state_before"] = int(CardState.NEW)
+            self._db.execute(
+                f"INSERT INTO review ({', '.join(review)}) VALUES ({', '.join('?' * len(review))})",
+                list(review.values()),
+            )
             if session_id is not None:
                 current = q.key_json(next_card)
                 self._db.update("study_session", session_id, {"current": current}, now)
 
     def undo_grade(self, session_id: int) -> CardKey | None:
-        """Take back the session's newest grade, restoring the card exactly as it was; the
-        card becomes the session's current one again. None when nothing is left to undo."""
+        """Take back the session's newest grade, restoring the card's schedule exactly as it
+        was; the card becomes the session's current one again. None when nothing is left."""
         last = self._db.first(
-            "SELECT r.id, r.state_before, c.id AS card_id, c.word_id, c.direction FROM review r "
+            "SELECT r.*, c.word_id, c.direction, c.reps, c.lapses FROM review r "
             "JOIN card c ON c.id = r.card_id WHERE r.session_id = ? ORDER BY r.id DESC LIMIT 1",
             (session_id,),
         )
         if last is None:
             return None
         key = q.parse_key([last["word_id"], last["direction"]])
-        before = json.loads(last["state_before"]) if last["state_before"] else None
-        if before is not None and set(before) != set(CARD_COLUMNS):
-            raise LexicalError("That grade cannot be undone: its saved record is damaged.")
         with self._history.apart("Undo grade"):
             self._db.execute("DELETE FROM review WHERE id = ?", (last["id"],))
-            if before is None:
+            if last["state_before"] == CardState.NEW:
                 self._db.execute("DELETE FROM card WHERE id = ?", (last["card_id"],))
             else:
-                names = [c for c in CARD_COLUMNS if c not in ("id", "word_id", "direction")]
-                self._db.execute(
-                    f"UPDATE card SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
-                    [*(before[n] for n in names), last["card_id"]],
-                )
+                lapsed = last["state_before"] == CardState.REVIEW and last["rating"] == Rating.AGAIN
+                values = {name: last[f"{name}_before"] for name in SCHEDULE}
+                values |= {
+                    "reps": max(last["reps"] - 1, 0),
+                    "lapses": max(last["lapses"] - lapsed, 0),
+                }
+                self._db.update("card", last["card_id"], values, self._clock())
             self._db.update(
                 "study_session", session_id, {"current": q.key_json(key)}, self._clock()
             )

@@ -156,7 +156,7 @@ def done_today(db: Database, scope: Scope, start: int) -> tuple[int, int]:
     """(new cards introduced, reviews of review cards) since `start`, within the scope."""
     where, params = _where(scope, "c")
     row = db.first(
-        f"SELECT sum(r.state_before IS NULL), sum(json_extract(r.state_before, '$.state') = "
+        f"SELECT sum(r.state_before = {CardState.NEW}), sum(r.state_before = "
         f"{CardState.REVIEW}) FROM review r JOIN card c ON c.id = r.card_id "
         f"WHERE r.reviewed_at >= ? AND {where}",
         [start, *params],
@@ -272,8 +272,8 @@ def due_counts(
     introduced: dict[int, int] = defaultdict(int)
     reviewed: dict[int, int] = defaultdict(int)
     for folder, first, review in db.execute(
-        "SELECT c.folder_id, r.state_before IS NULL, json_extract(r.state_before, '$.state') "
-        "FROM review r JOIN card c ON c.id = r.card_id WHERE r.reviewed_at >= ?",
+        "SELECT c.folder_id, r.state_before = 0, r.state_before FROM review r "
+        "JOIN card c ON c.id = r.card_id WHERE r.reviewed_at >= ?",
         (start,),
     ):
         introduced[folder] += int(first)

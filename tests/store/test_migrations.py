@@ -90,8 +90,8 @@ def test_v4_adds_study_tables_and_keeps_progress_with_its_word() -> None:
         "updated_at) VALUES (1, 1, 1, 'forward', 2, 0, 0, 0)"
     )
     db.execute(
-        "INSERT INTO review (card_id, word_id, rating, reviewed_at, mode, created_at, "
-        "updated_at) VALUES (1, 1, 3, 0, 'flashcard', 0, 0)"
+        "INSERT INTO review (card_id, rating, reviewed_at, mode, state_before) "
+        "VALUES (1, 3, 0, 'flashcard', 0)"
     )
     db.execute("UPDATE word SET folder_id = 2")
     assert db.scalar("SELECT folder_id FROM card") == 2

@@ -115,14 +115,13 @@ def test_undo_restores_the_exact_previous_schedule_and_the_card() -> None:
     session = StudySession.resume(store, clock, UTC) or pytest.fail("no session")
     assert session.turn is not None
     term = session.turn.card.term
-    before = store.study.db.all("SELECT * FROM card ORDER BY id")
+    schedule = "SELECT state, step, stability, difficulty, due, last_review, reps, lapses FROM card"
+    before = store.study.db.all(schedule)
     session.reveal()
     session.grade(Rating.AGAIN)
-    assert store.study.db.all("SELECT * FROM card ORDER BY id") != before
+    assert store.study.db.all(schedule) != before
     assert session.undo()
-    assert [tuple(r) for r in store.study.db.all("SELECT * FROM card ORDER BY id")] == [
-        tuple(r) for r in before
-    ]
+    assert [tuple(r) for r in store.study.db.all(schedule)] == [tuple(r) for r in before]
     assert session.turn is not None and session.turn.card.term == term
     assert session.phase == Phase.QUESTION
 
