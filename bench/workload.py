@@ -8,11 +8,14 @@ drawn from one seeded random generator: the same size gives the same workload on
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 from app.domain import COLOURS, FolderId, NewFolder, NewNote, WordId, WordPatch
 from app.store import Store
 from app.store.bulk import parse_bulk
+from app.store.changes import install_capture
+from app.study.model import DAY_MS, CardState, StudyOptions
 
 MAX_DEPTH = 4
 INBOX = "Inbox"
@@ -59,6 +62,8 @@ class Size:
     big_folder: int
     bulk: int
     queries: int
+    due: int = 0  # cards due today, of the words x 2 directions studied so far
+    reviews: int = 0  # rows of review history behind those cards
     seed: int = 7
 
     @classmethod
@@ -70,6 +75,8 @@ class Size:
             # At least enough to log over a megabyte, so a snapshot follows even in the smoke run.
             bulk=min(10_000, max(3_000, words // 10)),
             queries=40 if words >= 10_000 else 8,
+            due=words // 10,
+            reviews=words * 10,
         )
 
 
@@ -204,6 +211,66 @@ def _bulk_text(rng: random.Random, count: int) -> str:
     return "\n".join(lines)
 
 
+def _study_history(store: Store, rng: random.Random, size: Size) -> None:
+    """Every word studied both ways (two cards each), `size.due` of them due today, and
+    `size.reviews` rows of history spread over the past year. Written straight to the tables:
+    a million grades through the scheduler would take minutes and add nothing to measure."""
+    store.study.set_options(None, StudyOptions(directions="both"))
+    db, now = store.study.db, int(time.time() * 1000)
+    words = [r[0] for r in db.all("SELECT id FROM word WHERE meanings != '[]'")]
+    cards = [(w, d) for w in words for d in ("forward", "reverse")]
+    due = set(rng.sample(range(len(cards)), min(size.due, len(cards))))
+    per_card = [size.reviews // len(cards)] * len(cards)
+    for i in range(size.reviews - sum(per_card)):
+        per_card[i] += 1
+    # The capture triggers would copy every row as JSON for undo; a seeded history needs none.
+    for table in ("card", "review"):
+        db.execute(f"DROP TRIGGER temp.capture_{table}_insert")
+    with db.transaction():
+        rows = []
+        for i, (word, direction) in enumerate(cards):
+            stability = rng.lognormvariate(2.5, 1.2)
+            next_due = (
+                now - rng.randint(0, 5 * DAY_MS)
+                if i in due
+                else now + rng.randint(2 * DAY_MS, 200 * DAY_MS)
+            )
+            last = next_due - int(stability * DAY_MS)
+            rows.append((i + 1, word, direction, stability, rng.uniform(1, 10), next_due, last,
+                         per_card[i], rng.randint(0, 3)))  # fmt: skip
+        db.executemany(
+            "INSERT INTO card (id, word_id, folder_id, direction, state, stability, difficulty, "
+            f"due, last_review, reps, lapses, created_at, updated_at) SELECT ?1, ?2, "
+            f"(SELECT folder_id FROM word WHERE id = ?2), ?3, {CardState.REVIEW}, ?4, ?5, ?6, "
+            "?7, ?8, ?9, ?7, ?7",
+            rows,
+        )
+        db.executemany(
+            "INSERT INTO review (card_id, rating, reviewed_at, duration_ms, mode, state_before, "
+            "stability_before, difficulty_before, due_before, last_review_before) "
+            "VALUES (?, ?, ?, ?, 'flashcard', ?, ?, ?, ?, ?)",
+            (
+                (
+                    card,
+                    rating,
+                    at,
+                    rng.randint(1_500, 20_000),
+                    int(n > 0) * CardState.REVIEW,
+                    3.0 * n,
+                    5.0,
+                    at,
+                    at - DAY_MS * n,
+                )  # fmt: skip
+                for card, count in enumerate(per_card, start=1)
+                for n, at in enumerate(
+                    sorted(now - rng.randint(DAY_MS, 365 * DAY_MS) for _ in range(count))
+                )  # fmt: skip
+                for rating in [rng.choices((1, 2, 3, 4), weights=(12, 15, 63, 10))[0]]
+            ),
+        )
+    install_capture(db)
+
+
 def build(size: Size) -> Workload:
     rng = random.Random(size.seed)
     store = Store.open()
@@ -219,6 +286,7 @@ def build(size: Size) -> Workload:
     for folder in rest[::10]:
         body = f"# {rng.choice(_TOPICS)}\n\n" + " ".join(rng.choice(_GLOSS) for _ in range(80))
         store.add_note(NewNote(folder_id=folder, title=rng.choice(_GLOSS).title(), body=body))
+    _study_history(store, rng, size)
     tree = store.folder_tree()
     widest = max(tree, key=lambda r: len(store.children(r.folder.id))).folder.id
     # Edits happen in an ordinary folder: one of about 50 words.

@@ -16,7 +16,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from app.browser.dom import Region, by_id, data, found, js_object, replace_children
+from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
@@ -98,6 +98,7 @@ class Page:
             by_id(element_id).disabled = False
         self._update_theme_button()
         self.route()
+        self._redraw_counts_soon()
 
     # --- applying updates ---------------------------------------------------------------------
 
@@ -175,7 +176,9 @@ class Page:
 
     async def _redraw_counts(self) -> None:
         await asyncio.sleep(COUNTS_DELAY_SECONDS)
-        self._render(Update(tree=True))
+        self.controller.due.paused = False
+        with measured("due-counts"):
+            self._render(Update(tree=True, main=self.controller.state.route.view != "study"))
         self.refresh_toolbar()
 
     def _announce(self, update: Update) -> None:

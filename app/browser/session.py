@@ -50,6 +50,7 @@ class Session:
         self.backend = backend
         self.durability = durability
         self.controller = Controller(durability.store, utc_offset=local_utc_offset)
+        self.controller.due.paused = True  # the counts follow the first screen (Page.start)
         self.page = Page(self.controller)
         self.network = NetworkStatus(self.page.listen)
         self.lock = lock

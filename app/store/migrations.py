@@ -202,6 +202,8 @@ _V4_STUDY_TABLES = [
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL)""",
     "CREATE INDEX study_session_open ON study_session(finished_at)",
+    # Due counts read how many words of each folder have no meaning (and so are not studied).
+    "CREATE INDEX word_without_meaning ON word(folder_id) WHERE meanings = '[]'",
     # A word's progress follows it: into another folder, and out with it when it is deleted.
     """CREATE TRIGGER word_card_moved AFTER UPDATE OF folder_id ON word
         WHEN NEW.folder_id IS NOT OLD.folder_id

@@ -148,14 +148,17 @@ def changes_tree(changes: Iterable[Change]) -> bool:
 
 
 def changes_study(changes: Iterable[Change]) -> bool:
-    """Whether `changes` can alter what is due or new: progress, options, or a word gaining or
-    losing its last meaning (words without one are not studied)."""
+    """Whether `changes` can alter what is due or new: progress, options, words added or
+    deleted, or a word moving or gaining or losing its last meaning (words without one are
+    not studied)."""
     for change in changes:
-        if change.table in STUDY_TABLES:
+        if change.table in STUDY_TABLES or (change.table == "word" and change.op != "update"):
             return True
-        if change.table == "word" and change.op == "update":
+        if change.table == "word":
             old, new = change.old or {}, change.new or {}
-            if (old.get("meanings") == "[]") != (new.get("meanings") == "[]"):
+            if (old.get("meanings") == "[]") != (new.get("meanings") == "[]") or old.get(
+                "folder_id"
+            ) != new.get("folder_id"):
                 return True
     return False
 

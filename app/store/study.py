@@ -18,7 +18,6 @@ from app.store import study_queries as q
 from app.store.db import Database
 from app.store.history import History
 from app.store.results import TreeRow
-from app.study.days import StudyDay
 from app.study.model import (
     DEFAULT_OPTIONS,
     MODES,
@@ -93,10 +92,6 @@ class Study:
 
     def day_start_hour(self) -> int:
         return q.day_start_hour(self._db)
-
-    def due_counts(self, day: StudyDay, rows: Sequence[TreeRow]) -> dict[FolderId, q.DueCount]:
-        options = q.effective_options(rows, q.stored_options(self._db))
-        return q.due_counts(self._db, rows, options, day.end, day.start)
 
     def subtree(self, folder_id: FolderId) -> list[FolderId]:
         return q.subtree(self._tree(), folder_id)

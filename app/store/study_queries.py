@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -238,90 +237,6 @@ def distractors(db: Database, card: StudyCard, count: int) -> list[str]:
             if len(picked) == count:
                 return picked
     return picked
-
-
-@dataclass(frozen=True, slots=True)
-class DueCount:
-    due: int
-    new: int
-
-
-def due_counts(
-    db: Database,
-    rows: Sequence[TreeRow],
-    options: Mapping[FolderId, StudyOptions],
-    end: int,
-    start: int,
-) -> dict[FolderId, DueCount]:
-    """For every folder, what is due today and how many new words it would introduce today,
-    subfolders included (each folder's own limits applied to its whole subtree)."""
-    cards: dict[tuple[int, str], tuple[int, int]] = {
-        (r[0], r[1]): (r[2], r[3] or 0)
-        for r in db.execute(
-            "SELECT folder_id, direction, count(*), sum(due < ?) FROM card "
-            "GROUP BY folder_id, direction",
-            (end,),
-        )
-    }
-    words = {
-        r[0]: r[1]
-        for r in db.execute(
-            "SELECT folder_id, count(*) FROM word WHERE meanings != '[]' GROUP BY folder_id"
-        )
-    }
-    introduced: dict[int, int] = defaultdict(int)
-    reviewed: dict[int, int] = defaultdict(int)
-    for folder, first, review in db.execute(
-        "SELECT c.folder_id, r.state_before = 0, r.state_before FROM review r "
-        "JOIN card c ON c.id = r.card_id WHERE r.reviewed_at >= ?",
-        (start,),
-    ):
-        introduced[folder] += int(first)
-        reviewed[folder] += int(review == CardState.REVIEW)
-    own: dict[FolderId, tuple[int, int, int, int]] = {}
-    for row in rows:
-        fid = row.folder.id
-        dirs = options.get(fid, DEFAULT_OPTIONS).direction_list
-        due = sum(cards.get((fid, d), (0, 0))[1] for d in dirs)
-        new = sum(max(words.get(fid, 0) - cards.get((fid, d), (0, 0))[0], 0) for d in dirs)
-        own[fid] = (due, new, introduced[fid], reviewed[fid])
-    return _roll_up(rows, own, options)
-
-
-def _roll_up(
-    rows: Sequence[TreeRow],
-    own: Mapping[FolderId, tuple[int, int, int, int]],
-    options: Mapping[FolderId, StudyOptions],
-) -> dict[FolderId, DueCount]:
-    kids: dict[FolderId | None, list[FolderId]] = defaultdict(list)
-    for row in rows:
-        kids[row.folder.parent_id].append(row.folder.id)
-    sums: dict[FolderId, tuple[int, int, int, int]] = {}
-    result: dict[FolderId, DueCount] = {}
-    for row in reversed(rows):  # children before parents
-        fid = row.folder.id
-        parts = [own[fid], *(sums[k] for k in kids[fid])]
-        total = (
-            sum(p[0] for p in parts),
-            sum(p[1] for p in parts),
-            sum(p[2] for p in parts),
-            sum(p[3] for p in parts),
-        )
-        sums[fid] = total
-        chosen = options.get(fid, DEFAULT_OPTIONS)
-        result[fid] = DueCount(
-            due=min(total[0], max(chosen.reviews_per_day - total[3], 0)),
-            new=min(total[1], max(chosen.new_per_day - total[2], 0)),
-        )
-    return result
-
-
-def collection_due(counts: Mapping[FolderId, DueCount], rows: Sequence[TreeRow]) -> DueCount:
-    roots = [r.folder.id for r in rows if r.folder.parent_id is None]
-    return DueCount(
-        due=sum(counts[f].due for f in roots if f in counts),
-        new=sum(counts[f].new for f in roots if f in counts),
-    )
 
 
 def key_json(key: CardKey | None) -> str | None:

@@ -27,8 +27,8 @@ from app.domain import (
     user_message,
 )
 from app.store import Store
+from app.store.due_counts import DueCount
 from app.store.results import TreeRow
-from app.store.study_queries import DueCount
 from app.ui import dialogs
 from app.ui.due import DueCounts
 from app.ui.folder_view import render_folder, render_home
@@ -221,7 +221,7 @@ class Controller:
         folder_id = self.state.route.folder_id
         counts = self.due.counts(self._now(), rows)
         if folder_id is None:
-            return render_home(rows, self.due.total(self._now(), rows))
+            return render_home(rows, None if self.due.paused else self.due_today())
         try:
             path = self.store.folder_path(FolderId(folder_id))
         except NotFound:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.domain import COLOURS, Folder, Note, Word
+from app.store.due_counts import DueCount
 from app.store.results import TreeRow
-from app.store.study_queries import DueCount
 from app.text.markdown import render_markdown
 from app.ui.nodes import Child, El, Node, h
 from app.ui.routes import Route
@@ -59,9 +59,13 @@ def _small(label: str, name: str, item_id: int | None) -> El:
 
 
 def study_line(due: DueCount | None, folder_id: int | None) -> El:
-    """Today's due and new counts with the buttons that start studying them."""
-    due = due or DueCount(due=0, new=0)
-    text = f"{due.due} due · {due.new} new today" if due.due or due.new else "Nothing due today"
+    """Today's due and new counts (once they are counted) and the buttons to study them."""
+    if due is None:
+        text = ""
+    elif due.due or due.new:
+        text = f"{due.due} due · {due.new} new today"
+    else:
+        text = "Nothing due today"
     return h(
         "div",
         {"class": "study-line"},

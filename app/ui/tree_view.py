@@ -11,8 +11,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.domain import FolderId
+from app.store.due_counts import DueCount
 from app.store.results import TreeRow
-from app.store.study_queries import DueCount
 from app.ui.nodes import El, h
 from app.ui.routes import Route
 
@@ -42,7 +42,6 @@ def name_and_count(label: str, total: int, name_class: str, count_class: str) ->
 
 Children = dict[int | None, list[TreeRow]]
 Counts = Mapping[FolderId, DueCount]
-NO_COUNTS: Counts = {}
 
 
 def due_badge(count: DueCount | None) -> El | None:
@@ -100,7 +99,7 @@ class TreeViews:
         rows: Sequence[TreeRow],
         current: int | None,
         expanded: Collection[int],
-        counts: Counts = NO_COUNTS,
+        counts: Counts,
     ) -> El:
         state = (current, frozenset(expanded))
         if (
