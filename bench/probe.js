@@ -178,4 +178,23 @@
     if ($("#dialog").open) throw new Error(`bench: bulk add failed: ${$("#dialog").textContent}`);
     return { preview, ...result };
   };
+
+  // Study everything from the top bar, until the first card is shown (loads py-fsrs first).
+  probe.startStudy = () => timed($("#main"), () => document.querySelector("#study-prompt"),
+    "the first card", () => $("#study-button").click());
+
+  // Show the answer, then grade it: `dom`/`painted` until the next card replaced the grade
+  // buttons, `durable` until the status says Saved.
+  probe.grade = async (rating) => {
+    $("#study-show").click();
+    const button = $(`.grades [data-id="${rating}"]`);
+    const start = now();
+    const durable = probe.until($("#save-status"), saved, "Saved");
+    const changed = probe.until($("#main"), () => !document.querySelector(".grades"), "next card");
+    button.click();
+    const dom = await changed;
+    const painted = await probe.painted();
+    const done = await durable;
+    return { dom: dom - start, painted: painted - start, durable: done - start };
+  };
 })();

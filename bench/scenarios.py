@@ -16,6 +16,7 @@ from bench.workload import Workload
 
 Log = Callable[[str], None]
 SEARCH_TARGET, EDIT_TARGET, BULK_TARGET, FOLDER_TARGET = 30.0, 20.0, 2000.0, 100.0
+GRADE_PAINTED_TARGET, GRADE_DURABLE_TARGET, COUNTS_TARGET = 16.0, 20.0, 30.0
 
 
 def _boot(session: Profile, workload: Workload, data_dir: Path, name: str) -> Page:
@@ -59,6 +60,25 @@ def _edits(page: Page, workload: Workload, count: int, heap: Heap | None) -> lis
         if heap is not None:
             heap.sample()
     return results
+
+
+def _study(page: Page, grades: int, heap: Heap) -> dict[str, Any]:
+    """Study everything from the top bar and grade cards as fast as the page allows."""
+    page.evaluate("__bench.goHome()")
+    start = page.evaluate("__bench.startStudy()")
+    results = []
+    for i in range(WARM_UP_EDITS + grades):
+        result = page.evaluate("r => __bench.grade(r)", 1 if i % 5 == 0 else 3)
+        if i >= WARM_UP_EDITS:
+            results.append(result)
+        heap.sample()
+    # The sidebar's counts are redrawn a moment after each grade: wait for the last one.
+    page.wait_for_timeout(500)
+    return {
+        "study_start": [start],
+        "grades": results,
+        "counts": _measures(page, "lexical:due-counts"),
+    }
 
 
 def small(
@@ -118,6 +138,8 @@ def large(
             )
         out["edits"] = _edits(page, workload, edits, heap)
         log(f"edits: {edits} at {words} words")
+        out.update(_study(page, edits, heap))
+        log(f"study: {edits} grades at {words} words")
         page.evaluate("id => __bench.openFolder(id)", workload.inbox)
         out["bulk"] = page.evaluate("t => __bench.bulkAdd(t)", workload.bulk_text)
         heap.sample()
@@ -195,6 +217,37 @@ def _figures(out: dict[str, Any], workload: Workload) -> list[Figure]:
             f"Edit shown (page redrawn) p95, {words} words",
             [e["shown"] for e in out["edits"]],
             q=95,
+        ),
+        summarise(
+            "study.start",
+            f"Start studying everything: first card ({size.due:,} due; loads py-fsrs)",
+            [r["painted"] for r in out["study_start"]],
+        ),
+        summarise(
+            "grade.painted.p95",
+            f"Grade -> next card painted p95, {size.words * 2:,} cards",
+            [g["painted"] for g in out["grades"]],
+            q=95,
+            target=GRADE_PAINTED_TARGET,
+        ),
+        summarise(
+            "grade.durable.p95",
+            "Grade durable (until Saved) p95",
+            [g["durable"] for g in out["grades"]],
+            q=95,
+            target=GRADE_DURABLE_TARGET,
+        ),
+        summarise(
+            "counts.sidebar.p95",
+            "Due counts for the whole sidebar after a grade (counted and drawn) p95",
+            out["counts"][1:],
+            q=95,
+            target=COUNTS_TARGET,
+        ),
+        summarise(
+            "counts.first",
+            "Due counts read from scratch after the first screen (counted and drawn)",
+            out["counts"][:1],
         ),
         summarise(
             "snapshot",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from app.domain import COLOURS, FolderId, NewFolder, NewNote, WordId, WordPatch
@@ -236,8 +237,10 @@ def _study_history(store: Store, rng: random.Random, size: Size) -> None:
                 else now + rng.randint(2 * DAY_MS, 200 * DAY_MS)
             )
             last = next_due - int(stability * DAY_MS)
-            rows.append((i + 1, word, direction, stability, rng.uniform(1, 10), next_due, last,
-                         per_card[i], rng.randint(0, 3)))  # fmt: skip
+            difficulty, lapses = rng.uniform(1, 10), rng.randint(0, 3)
+            rows.append(
+                (i + 1, word, direction, stability, difficulty, next_due, last, per_card[i], lapses)
+            )
         db.executemany(
             "INSERT INTO card (id, word_id, folder_id, direction, state, stability, difficulty, "
             f"due, last_review, reps, lapses, created_at, updated_at) SELECT ?1, ?2, "
@@ -249,26 +252,22 @@ def _study_history(store: Store, rng: random.Random, size: Size) -> None:
             "INSERT INTO review (card_id, rating, reviewed_at, duration_ms, mode, state_before, "
             "stability_before, difficulty_before, due_before, last_review_before) "
             "VALUES (?, ?, ?, ?, 'flashcard', ?, ?, ?, ?, ?)",
-            (
-                (
-                    card,
-                    rating,
-                    at,
-                    rng.randint(1_500, 20_000),
-                    int(n > 0) * CardState.REVIEW,
-                    3.0 * n,
-                    5.0,
-                    at,
-                    at - DAY_MS * n,
-                )  # fmt: skip
-                for card, count in enumerate(per_card, start=1)
-                for n, at in enumerate(
-                    sorted(now - rng.randint(DAY_MS, 365 * DAY_MS) for _ in range(count))
-                )  # fmt: skip
-                for rating in [rng.choices((1, 2, 3, 4), weights=(12, 15, 63, 10))[0]]
-            ),
+            _reviews(rng, per_card, now),
         )
     install_capture(db)
+
+
+def _reviews(
+    rng: random.Random, per_card: list[int], now: int
+) -> Iterator[tuple[int | float, ...]]:
+    """Each card's reviews in time order over the past year: the first saw it new."""
+    for card, count in enumerate(per_card, start=1):
+        times = sorted(now - rng.randint(DAY_MS, 365 * DAY_MS) for _ in range(count))
+        for n, at in enumerate(times):
+            rating = rng.choices((1, 2, 3, 4), weights=(12, 15, 63, 10))[0]
+            before = CardState.REVIEW if n else CardState.NEW
+            duration = rng.randint(1_500, 20_000)
+            yield (card, rating, at, duration, before, 3.0 * n, 5.0, at, at - DAY_MS * n)
 
 
 def build(size: Size) -> Workload:
