@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from e2e.accessibility import violations
-from e2e.conftest import reload, screenshot
+from e2e.conftest import open_app, reload, screenshot
 from e2e.lexical_ui import create_folder, dialog, focus_outside_fields, set_theme, tree, wait_saved
 
 WORDS = "perro - dog\ngato - cat\ncasa - house; home\nlibro - book\nagua - water\nsol - sun"
@@ -127,3 +127,39 @@ def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
     summary.get_by_role("button", name="Done").click()
     expect(app.get_by_role("heading", name="🇪🇸 Spanish")).to_be_visible()
     assert problems == []
+
+
+def test_study_a_search_set_options_and_a_read_only_tab(
+    context: BrowserContext, base_url: str, app: Page
+) -> None:
+    _folder_with_words(app)
+    # Study options: checked, saved, and they change what is due.
+    app.get_by_role("button", name="Study options…").click()
+    box = dialog(app)
+    box.get_by_label("Desired retention").fill("0.5")
+    box.get_by_label("New words per day").fill("2")
+    box.get_by_role("button", name="Save options").click()
+    # The browser refuses it and says why (the app checks the same range again).
+    assert not box.get_by_label("Desired retention").evaluate("field => field.checkValidity()")
+    expect(box).to_be_visible()
+    box.get_by_label("Desired retention").fill("0.95")
+    box.get_by_label("Directions").select_option(label="Both (each direction is its own card)")
+    box.get_by_role("button", name="Save options").click()
+    expect(box).to_be_hidden()
+    expect(app.get_by_text("0 due · 2 new today")).to_be_visible()
+
+    # The last search option studies the words found.
+    box = app.get_by_role("combobox", name="Search words, meanings and notes")
+    box.fill("house")
+    study = app.get_by_role("option", name=re.compile("^Study the words found"))
+    expect(study).to_be_visible()
+    study.click()
+    expect(app.get_by_role("heading", name="Studying the words matching “house”")).to_be_visible()
+    expect(app.locator("#study-prompt")).to_have_text("casa")
+    wait_saved(app)
+
+    # A second tab follows and cannot study: it says why.
+    second = open_app(context, base_url)
+    second.get_by_role("button", name="Study", exact=True).first.click()
+    expect(second.locator("#toast")).to_contain_text("read-only")
+    expect(second.locator("#study-prompt")).to_have_count(0)

@@ -69,7 +69,7 @@ class Page:
         self._proxies: list[Any] = []
         # Actions owned by other browser parts (the assistant), run instead of the controller.
         self.commands: dict[str, Callable[[], None]] = {}
-        self.search = SearchBox(controller)
+        self.search = SearchBox(controller, lambda query: self.run("study", None, {"query": query}))
         self.shortcuts = Shortcuts(self)
         self.transfer = TransferGlue(self)
 

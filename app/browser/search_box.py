@@ -16,8 +16,9 @@ from app.ui.controller import Controller
 
 
 class SearchBox:
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Controller, study: Callable[[str], None]) -> None:
         self.controller = controller
+        self.study = study  # start a session over the words a query finds
         self.input = by_id("search")
         self.list = by_id("search-results")
         self._active = -1
@@ -42,7 +43,11 @@ class SearchBox:
         self._active = -1
 
     def open(self, hit: Any) -> None:
-        js.location.hash = str(data(hit, "href"))
+        query = data(hit, "study")
+        if query is not None:
+            self.study(query)
+        else:
+            js.location.hash = str(data(hit, "href"))
         self.close()
 
     def _options(self) -> Any:

@@ -51,7 +51,7 @@ WRITE_ACTIONS = frozenset(
         *("do-move-words", "delete-word", "bulk-paste", "bulk-add", "add-note", "edit-note"),
         *("save-note", "delete-note", "undo", "redo", "transfer-apply"),
         *("study", "study-reveal", "study-answer", "study-choose", "study-grade", "study-undo"),
-        *("study-mode", "study-options", "save-study-options"),
+        *("study-mode", "study-options", "save-study-options", "study-options-inherit"),
     }
 )
 ASSISTANT_BUSY = (

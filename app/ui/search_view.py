@@ -46,7 +46,31 @@ def render_results(query: str, hits: Sequence[SearchHit]) -> list[El]:
                 f"Nothing matches “{query.strip()[:80]}”.",
             )
         ]
-    return [_hit(i, hit) for i, hit in enumerate(hits)]
+    options = [_hit(i, hit) for i, hit in enumerate(hits)]
+    if any(hit.kind == "word" for hit in hits):
+        options.append(_study_option(len(options), query))
+    return options
+
+
+def _study_option(index: int, query: str) -> El:
+    """The last option: a study session over the words this search finds."""
+    return h(
+        "div",
+        {
+            "class": "search-hit search-study",
+            "role": "option",
+            "id": f"search-hit-{index}",
+            "aria-selected": "false",
+            "data-action": "open-hit",
+            "data-study": query.strip()[:200],
+        },
+        h("span", {"class": "hit-title"}, "Study the words found"),
+        h(
+            "div",
+            {"class": "hit-path"},
+            f"A session over the words matching “{query.strip()[:80]}”",
+        ),
+    )
 
 
 def _hit(index: int, hit: SearchHit) -> El:

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from app.domain import FolderId, InvalidInput, LexicalError, WordId
+from app.domain import FolderId, InvalidInput, LexicalError
 from app.store import Store
 from app.study.model import MODES, Mode, Rating, StudyOptions
 from app.ui import study_dialogs
 from app.ui.nodes import El
 from app.ui.routes import Route
 from app.ui.study_view import render_study
-from app.ui.update import Update
+from app.ui.update import Update, changed
 
 if TYPE_CHECKING:
     from app.study.session import StudySession
@@ -62,6 +62,7 @@ class StudyActions:
             "study-end": self._end,
             "study-options": self._options,
             "save-study-options": self._save_options,
+            "study-options-inherit": self._inherit_options,
         }
 
     # --- the screen ---------------------------------------------------------------------------
@@ -104,10 +105,13 @@ class StudyActions:
         from app.study.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
 
         scope: dict[str, Any]
-        if data.get("words"):
-            ids = [int(w) for w in data["words"].split(",") if w.strip().isdigit()]
-            label = data.get("label", "search results")[:200]
-            scope = {"kind": "words", "words": ids[:SEARCH_SCOPE_MAX], "label": label}
+        if data.get("query"):
+            query = data["query"][:200]
+            hits = self._store().search(query, limit=SEARCH_SCOPE_MAX)
+            ids = [hit.id for hit in hits if hit.kind == "word"]
+            if not ids:
+                raise LexicalError(f"No words match “{query}”, so there is nothing to study.")
+            scope = {"kind": "words", "words": ids, "label": f"the words matching “{query}”"}
         elif folder_id is not None:
             self._store().folder(FolderId(folder_id))  # a clear error when it has gone
             scope = {"kind": "folder", "folder": folder_id}
@@ -175,16 +179,15 @@ class StudyActions:
         )
         return Update(dialog=dialog, focus="#study-retention")
 
+    def _inherit_options(self, folder_id: int | None, _data: Data) -> Update:
+        if folder_id is None:
+            raise InvalidInput("The whole collection has no parent to take options from.")
+        self._store().study.set_options(FolderId(folder_id), None)
+        return changed(close_dialog=True, toast="This folder now uses its parent's study options.")
+
     def _save_options(self, folder_id: int | None, data: Data) -> Update:
         store = self._store()
         fid = FolderId(folder_id) if folder_id is not None else None
-        if fid is not None and data.get("inherit") == "on":
-            store.study.set_options(fid, None)
-            return Update(
-                close_dialog=True,
-                tree=True,
-                toast="This folder now uses its parent's study options.",
-            )
         try:
             options = StudyOptions(
                 retention=float(data.get("retention", "0.9")),
@@ -201,9 +204,4 @@ class StudyActions:
         store.study.set_options(fid, options)
         if fid is None and data.get("day_start_hour", "").isdigit():
             store.study.set_day_start_hour(int(data["day_start_hour"]))
-        return Update(close_dialog=True, tree=True, toast="Saved the study options.")
-
-
-def word_ids(values: list[WordId]) -> str:
-    """Word ids as the "study these results" button carries them."""
-    return ",".join(str(v) for v in values[:SEARCH_SCOPE_MAX])
+        return changed(close_dialog=True, toast="Saved the study options.")

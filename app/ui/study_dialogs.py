@@ -127,16 +127,18 @@ def options_dialog(
             _number("study-day-start", "day_start_hour", day_start_hour, low=0, high=23, step="1"),
             "Hour of the day, in your local time (4 means 4 a.m.).",
         )
-    inherit = (
-        _check(
-            "study-inherit",
-            "inherit",
-            "Use the parent folder's options (or the collection's)",
-            not own,
+    if folder_id is None:
+        source: Node = "Every folder uses these unless it (or a folder above it) sets its own."
+    elif own:
+        source = h(
+            "span",
+            None,
+            "This folder sets its own options; its subfolders use them unless they set theirs. ",
+            action("Use the parent's options instead", "study-options-inherit", folder_id),
         )
-        if folder_id is not None
-        else None
-    )
+    else:
+        source = "These come from the folder above (or the collection); saving gives this "
+        source += "folder and its subfolders their own."
     return h(
         "div",
         None,
@@ -144,12 +146,7 @@ def options_dialog(
         h(
             "form",
             {"data-action": "save-study-options", "data-id": folder_id, "class": "study-options"},
-            h(
-                "p",
-                {"class": "hint"},
-                "Subfolders use these options unless they set their own.",
-            ),
-            inherit,
+            h("p", {"class": "hint"}, source),
             h("div", {"class": "form-grid"}, grid),
             h(
                 "fieldset",

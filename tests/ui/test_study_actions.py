@@ -123,7 +123,8 @@ def test_study_options_are_saved_checked_and_inherited() -> None:
     bad = ui.dispatch("save-study-options", str(folder), {**form, "retention": "0.5"})
     assert bad.error == "Desired retention must be from 0.70 to 0.99."
     assert ui.dispatch("save-study-options", str(folder), {**form, "new_per_day": "x"}).error
-    ui.dispatch("save-study-options", str(folder), {"inherit": "on"})
+    assert "sets its own options" in text_content(ui.dispatch("study-options", str(folder)).dialog)
+    ui.dispatch("study-options-inherit", str(folder))
     assert ui.store.study.options_for(folder)[1] is False
 
 
@@ -133,3 +134,16 @@ def test_the_day_start_hour_is_a_collection_option() -> None:
             "directions": "forward", "day_start_hour": "6"}  # fmt: skip
     assert ui.dispatch("save-study-options", None, form).error is None
     assert ui.store.study.day_start_hour() == 6
+
+
+def test_a_search_can_be_studied() -> None:
+    ui, _, _ = setup()
+    options = ui.search("house")
+    assert "Study the words found" in text_content(options[-1])
+    update = ui.dispatch("study", None, {"query": "house"})
+    go(ui, update.navigate)
+    assert prompt(ui) == "casa"
+    assert "the words matching “house”" in text_content(ui.render_main())
+    assert ui.dispatch("study", None, {"query": "zzzz"}).error == (
+        "No words match “zzzz”, so there is nothing to study."
+    )
