@@ -40,7 +40,7 @@ STUDY_TABLES: tuple[Table, ...] = ("card", "review", "study_options", "study_ses
 # written only outside undo steps and never part of backups or exports (decision 009).
 AGENT_TABLES: tuple[Table, ...] = ("conversation", "message", "usage")
 TABLES: tuple[Table, ...] = COLLECTION_TABLES + STUDY_TABLES + AGENT_TABLES
-Row = dict[str, int | str | None]
+Row = dict[str, int | float | str | None]  # float: a card's FSRS stability and difficulty
 BATCH = 16  # below this many rows in a run, one statement per row is cheaper than staging
 
 

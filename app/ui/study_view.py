@@ -263,12 +263,18 @@ def _grade_buttons(intervals: dict[Rating, int], suggested: Rating | None) -> El
                     "data-action": "study-grade",
                     "data-id": int(rating),
                     "data-rating": rating.name.lower(),
-                    "aria-label": f"{rating.label}, next {spoken_interval(intervals[rating])}"
-                    + (" (suggested)" if rating == suggested else ""),
+                    "aria-keyshortcuts": str(int(rating)),
                 },
-                h("kbd", None, str(int(rating))),
+                h("kbd", {"aria-hidden": "true"}, str(int(rating))),
                 h("span", {"class": "grade-name"}, rating.label),
+                # The short interval is seen; the same in words is what a screen reader says.
                 h("span", {"class": "grade-interval"}, short_interval(intervals[rating])),
+                h(
+                    "span",
+                    {"class": "visually-hidden"},
+                    f", next {spoken_interval(intervals[rating])}"
+                    + (", suggested" if rating == suggested else ""),
+                ),
             )
             for rating in Rating
             if rating in intervals

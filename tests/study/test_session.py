@@ -6,7 +6,9 @@ import pytest
 
 from app.domain import LexicalError
 from app.store import Store
+from app.store.changes import Changeset
 from app.store.db import Database
+from app.store.oplog import decode_entry, encode_entry
 from app.study.model import CardState, Rating, StudyOptions
 from app.study.session import Phase, StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
@@ -319,3 +321,22 @@ def test_a_damaged_card_row_is_studied_rather_than_crashing() -> None:
     store.study.db.execute("UPDATE card SET state = 99")
     session = _start(store, clock, folder.id)
     assert session.phase in (Phase.DONE, Phase.QUESTION)
+
+
+def test_a_grade_survives_the_operation_log() -> None:
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, "Spanish", SPANISH[:2])
+    logged: list[Changeset] = []
+    store.subscribe(logged.append)
+    session = _start(store, clock, folder.id)
+    session.reveal()
+    session.grade(Rating.GOOD)
+    replica = Store(Database.from_bytes(store.snapshot()), clock=clock)
+    replica.study.db.execute("DELETE FROM card")
+    for seq, changeset in enumerate(logged, start=1):
+        _, decoded = decode_entry(encode_entry(seq, changeset))
+        assert decoded == changeset  # stability and difficulty are floats, kept as floats
+        replica.apply_logged(decoded.changes)
+    row = replica.study.db.first("SELECT stability, difficulty FROM card")
+    assert row is not None and isinstance(row["stability"], float)
