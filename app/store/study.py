@@ -275,6 +275,33 @@ class Study:
             )
         return key
 
+    # --- progress as a whole (the Architect's reset tool) ---------------------------------
+
+    def cards_in(self, scope: q.Scope) -> int:
+        """How many cards (studied word directions) the scope holds."""
+        where, params = q.scope_where(scope, "c")
+        return int(self._db.scalar(f"SELECT count(*) FROM card c WHERE {where}", params))
+
+    def forget(self, scope: q.Scope, label: str) -> int:
+        """Make every card of the scope new again, with its review history: one undo step."""
+        where, params = q.scope_where(scope, "c")
+        with self._history.step(label):
+            ids = f"SELECT c.id FROM card c WHERE {where}"
+            self._db.execute(f"DELETE FROM review WHERE card_id IN ({ids})", params)
+            return int(self._db.execute(f"DELETE FROM card WHERE id IN ({ids})", params).rowcount)
+
+    def due_now(self, scope: q.Scope, label: str) -> int:
+        """Make every card of the scope due now, keeping what was learned: one undo step."""
+        where, params = q.scope_where(scope, "c")
+        now = self._clock()
+        with self._history.step(label):
+            cursor = self._db.execute(
+                f"UPDATE card SET due = ?, updated_at = ? WHERE id IN "
+                f"(SELECT c.id FROM card c WHERE {where}) AND due > ?",
+                [now, now, *params, now],
+            )
+            return int(cursor.rowcount)
+
     # --- options ------------------------------------------------------------------------------
 
     def set_options(self, folder_id: FolderId | None, options: StudyOptions | None) -> None:

@@ -85,10 +85,11 @@ class Scope:
     words: tuple[WordId, ...] | None = None
 
 
-def _where(scope: Scope, alias: str, folder_column: str = "folder_id") -> tuple[str, list[str]]:
+def scope_where(scope: Scope, alias: str) -> tuple[str, list[str]]:
+    """SQL that keeps the rows of `alias` (a card "c" or a word "w") inside the scope."""
     clauses, params = [], []
     if scope.folders is not None:
-        clauses.append(f"{alias}.{folder_column} IN (SELECT value FROM json_each(?))")
+        clauses.append(f"{alias}.folder_id IN (SELECT value FROM json_each(?))")
         params.append(json.dumps(scope.folders))
     if scope.words is not None:
         column = "id" if alias == "w" else "word_id"
@@ -102,7 +103,7 @@ def review_queue(
 ) -> list[CardKey]:
     """Review cards due before `end`, lowest retrievability first. FSRS retrievability falls
     as elapsed time over stability grows (one decay for all cards), so SQL can order by it."""
-    where, params = _where(scope, "c")
+    where, params = scope_where(scope, "c")
     rows = db.execute(
         f"SELECT c.word_id, c.folder_id, c.direction FROM card c JOIN word w ON w.id = c.word_id "
         f"WHERE {where} AND c.state = {CardState.REVIEW} AND c.due < ? AND w.meanings != '[]' "
@@ -117,7 +118,7 @@ def learning_cards(
     db: Database, scope: Scope, options: Mapping[FolderId, StudyOptions]
 ) -> dict[CardKey, int]:
     """Cards in (re)learning steps and when each is due again."""
-    where, params = _where(scope, "c")
+    where, params = scope_where(scope, "c")
     rows = db.execute(
         f"SELECT c.word_id, c.folder_id, c.direction, c.due FROM card c "
         f"JOIN word w ON w.id = c.word_id WHERE {where} AND c.state IN "
@@ -138,7 +139,7 @@ def new_queue(
     for direction in ("forward", "reverse"):
         if len(queue) >= limit:
             break
-        where, params = _where(scope, "w")
+        where, params = scope_where(scope, "w")
         folders = [f for f, o in options.items() if o.studies(direction)]
         rows = db.execute(
             f"SELECT w.id FROM word w WHERE {where} AND w.meanings != '[]' "
@@ -153,7 +154,7 @@ def new_queue(
 
 def done_today(db: Database, scope: Scope, start: int) -> tuple[int, int]:
     """(new cards introduced, reviews of review cards) since `start`, within the scope."""
-    where, params = _where(scope, "c")
+    where, params = scope_where(scope, "c")
     row = db.first(
         f"SELECT sum(r.state_before = {CardState.NEW}), sum(r.state_before = "
         f"{CardState.REVIEW}) FROM review r JOIN card c ON c.id = r.card_id "
@@ -164,7 +165,7 @@ def done_today(db: Database, scope: Scope, start: int) -> tuple[int, int]:
 
 
 def upcoming(db: Database, scope: Scope, now: int, until: int) -> tuple[int | None, int]:
-    where, params = _where(scope, "c")
+    where, params = scope_where(scope, "c")
     row = db.first(
         f"SELECT min(due) FILTER (WHERE due > ?), count(*) FILTER (WHERE due <= ?) "
         f"FROM card c WHERE {where}",
@@ -175,7 +176,7 @@ def upcoming(db: Database, scope: Scope, now: int, until: int) -> tuple[int | No
 
 def without_meaning(db: Database, scope: Scope) -> int:
     """Words in the scope that cannot be studied because they have no meaning yet."""
-    where, params = _where(scope, "w")
+    where, params = scope_where(scope, "w")
     return int(db.scalar(f"SELECT count(*) FROM word w WHERE {where} AND meanings = '[]'", params))
 
 

@@ -1,0 +1,88 @@
+"""Study tools: the Architect resets or reschedules the progress of a folder, a word or
+everything (destructive: the user confirms, and one Undo takes it back)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.domain import Folder, Word
+from app.store.study_queries import Scope
+from app.tools import resolve
+from app.tools.folder_tools import FOLDER_REF
+from app.tools.registry import Outcome, Params, Plan, Tool
+from app.tools.views import counted, folder_link, word_link
+from app.tools.workspace import Workspace
+
+
+class StudyTarget(Params):
+    kind: Literal["folder", "word", "everything"] = Field(
+        description="Whose progress: one folder (with its subfolders), one word, or everything."
+    )
+    name: str = Field(
+        "",
+        description="The folder's path or name, or the word's term ('it' means the one named "
+        "last); leave empty for everything.",
+    )
+    folder: str = Field(
+        "", description=f"For a word: the folder it is in, when needed. {FOLDER_REF}"
+    )
+
+
+class ChangeProgress(StudyTarget):
+    action: Literal["forget", "due_now"] = Field(
+        description="forget: the cards become new again and their review history is removed; "
+        "due_now: the cards are asked again today, keeping what was learned."
+    )
+
+
+def _target(ws: Workspace, p: StudyTarget) -> tuple[Scope, str, Folder | Word | None]:
+    """The scope of the call, a phrase for it and the item it names."""
+    if p.kind == "everything":
+        return Scope(), "everything", None
+    if p.kind == "word":
+        word = resolve.word(ws, p.name, p.folder)
+        where = resolve.folder_path(ws, word.folder_id)
+        return Scope(words=(word.id,)), f'the word "{word.term}" in {where}', word
+    folder = resolve.folder(ws, p.name)
+    subtree = tuple(ws.store.study.subtree(folder.id))
+    return Scope(folders=subtree), f'the folder "{resolve.folder_path(ws, folder.id)}"', folder
+
+
+def plan_change_progress(ws: Workspace, p: ChangeProgress) -> Plan:
+    scope, phrase, _ = _target(ws, p)
+    cards = counted(ws.store.study.cards_in(scope), "studied card")
+    if p.action == "forget":
+        change = f"Forget the study progress of {phrase}: {cards} become new, history removed"
+        return Plan(change=change, deletes=ws.store.study.cards_in(scope), large=True)
+    return Plan(change=f"Make {cards} of {phrase} due now", large=True)
+
+
+def change_progress(ws: Workspace, p: ChangeProgress) -> Outcome:
+    scope, phrase, item = _target(ws, p)
+    if p.action == "forget":
+        done = ws.store.study.forget(scope, f"Forget progress of {phrase}")
+        step = f"Forgot the progress of {phrase} ({counted(done, 'card')} new again)"
+    else:
+        done = ws.store.study.due_now(scope, f"Make {phrase} due now")
+        step = f"Made {counted(done, 'card')} of {phrase} due now"
+    link = None
+    if isinstance(item, Folder):
+        link = folder_link(item)
+    elif isinstance(item, Word):
+        link = word_link(item)
+    return Outcome(step=step, data={"changed_cards": done, "action": p.action}, link=link)
+
+
+STUDY_TOOLS = (
+    Tool(
+        "CHANGE_STUDY_PROGRESS",
+        "Reset (forget) or reschedule (make due now) the spaced-repetition progress of a "
+        "folder, a word or everything. Only when the user asks for it.",
+        ChangeProgress,
+        "destructive",
+        change_progress,
+        plan_change_progress,
+    ),
+)

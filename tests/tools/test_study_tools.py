@@ -1,0 +1,53 @@
+"""The Architect's study tool: forgetting or rescheduling progress, planned first, one undo."""
+
+from __future__ import annotations
+
+from app.study.model import Rating
+from app.tools import TOOLS
+from app.study.session import StudySession
+from app.tools.workspace import Workspace
+from tests.tools.helpers import call, folder, plan, words, workspace
+
+
+def _studied() -> Workspace:
+    ws = workspace()
+    medicine = folder(ws, "Medicine")
+    cardiology = folder(ws, "Cardiology", medicine)
+    words(ws, medicine, "aorta", "vein")
+    words(ws, cardiology, "atrium")
+    clock = ws.store.now
+    session = StudySession.start(ws.store, {"kind": "all"}, "flashcard", clock, lambda: 0)
+    while session.turn is not None:
+        session.reveal()
+        session.grade(Rating.EASY)
+    return ws
+
+
+def test_forgetting_a_folder_plans_then_takes_its_subfolders_and_undoes_in_one_step() -> None:
+    ws = _studied()
+    before = ws.store.study.db.all("SELECT * FROM card ORDER BY id")
+    planned = plan(ws, "CHANGE_STUDY_PROGRESS", kind="folder", name="Medicine", action="forget")
+    assert planned is not None and planned.large and planned.deletes == 3
+    assert "3 studied cards" in planned.change and '"Medicine"' in planned.change
+    outcome = call(ws, "CHANGE_STUDY_PROGRESS", kind="folder", name="Medicine", action="forget")
+    assert outcome.data["changed_cards"] == 3
+    assert ws.store.study.db.scalar("SELECT count(*) FROM review") == 0
+    ws.store.undo()
+    assert ws.store.study.db.all("SELECT * FROM card ORDER BY id") == before
+    assert ws.store.study.db.scalar("SELECT count(*) FROM review") == 3
+
+
+def test_due_now_keeps_what_was_learned() -> None:
+    ws = _studied()
+    outcome = call(ws, "CHANGE_STUDY_PROGRESS", kind="word", name="atrium", action="due_now")
+    assert outcome.data["changed_cards"] == 1 and outcome.link is not None
+    row = ws.store.study.db.first(
+        "SELECT due, reps FROM card WHERE word_id = (SELECT id FROM word WHERE term = 'atrium')"
+    )
+    assert row is not None and row["due"] <= ws.store.now() and row["reps"] == 1
+    everything = call(ws, "CHANGE_STUDY_PROGRESS", kind="everything", action="due_now")
+    assert everything.data["changed_cards"] == 2  # atrium was due already
+
+
+def test_the_scholar_cannot_change_progress() -> None:
+    assert "CHANGE_STUDY_PROGRESS" not in TOOLS.only("read").names
