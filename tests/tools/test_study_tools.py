@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from app.study.model import Rating
-from app.tools import TOOLS
 from app.study.session import StudySession
+from app.tools import TOOLS
 from app.tools.workspace import Workspace
 from tests.tools.helpers import call, folder, plan, words, workspace
 
