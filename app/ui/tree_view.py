@@ -156,13 +156,13 @@ def _item(tree: _Tree, row: TreeRow) -> El:
         },
         h("span", {"class": "swatch", "data-color": folder.color, "aria-hidden": "true"}),
         name_and_count(label, row.total_words, "tree-name", "tree-count"),
-        due_badge(tree.counts.get(folder.id)),
     )
     row_el = h(
         "div",
         {"class": "tree-row", "data-folder-id": folder.id, "draggable": "true"},
         toggle,
         link,
+        due_badge(tree.counts.get(folder.id)),
     )
     nested = h("ul", None, _branch(tree, folder.id)) if is_open else None
     return h("li", None, row_el, nested)
