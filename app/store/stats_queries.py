@@ -1,9 +1,10 @@
-"""Reads for the stats page: every figure aggregated in SQL over the indexed columns.
+"""Reads for the stats page: every figure aggregated in SQL, none by reading rows in Python.
 
-The review log can hold a million rows, so nothing here reads it row by row in Python and no
-query scans the whole table: windows of time read `review_by_time`, the study days of the
-whole history are found by skipping from day to day through that index, and only the few
-words with the most lapses have their Again answers counted (through `review_by_word`).
+The review log can hold a million rows. Its time windows are read through `review_by_time`;
+the study days of the whole history are found by skipping from day to day through that index
+(one seek per day, not a read of every review); only the few cards with the most lapses have
+their Again answers counted. A folder's reviews are reached either through the log's time
+index or through the folder's cards (`review_by_card`), whichever reads fewer rows (`Reach`).
 Days are counted from an `anchor` on the study-day boundary (app/study/days.py), so
 `(moment - anchor) / DAY_MS` is the study day of any moment after it.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from app.domain import FolderId, WordId
 from app.store.db import Database
 from app.store.study_queries import Scope, _where
-from app.study.model import DAY_MS, CardState, Direction, Rating
+from app.study.model import DAY_MS, DIRECTIONS, CardState, Direction, Rating
 
 # The folders that study each direction, or None when every folder of the scope does (the
 # usual case, which then needs no list). Cards outside them are set aside (their folder stopped
@@ -25,37 +26,46 @@ from app.study.model import DAY_MS, CardState, Direction, Rating
 Studied = Mapping[Direction, frozenset[FolderId] | None]
 # Values a damaged or foreign row might hold outside the enums are left out, not fatal.
 _RATINGS = frozenset(Rating)
-_STATES = frozenset(CardState)
+# A scope with fewer than 1 in this many cards is read through its cards: their whole history
+# is then smaller than a month of the whole log (a year's history has 12 months).
+_SMALL = 20
 
 
-def _studied(scope: Scope, studied: Studied) -> tuple[str, list[str]]:
-    """WHERE for the cards of the scope in a direction their folder studies."""
-    where, params = _where(scope, "c")
-    clauses = []
-    for direction, folders in studied.items():
-        clause = "c.direction = ?"
-        params.append(direction)
-        if folders is not None:
-            clause += " AND c.folder_id IN (SELECT value FROM json_each(?))"
-            params.append(json.dumps(sorted(folders)))
-        clauses.append(f"({clause})")
-    return f"{where} AND ({' OR '.join(clauses) or '0'})", params
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """A scope and how its reviews are best read."""
+
+    scope: Scope
+    through_cards: bool  # few cards: read their reviews, not the log's time index
 
 
-def _reviews(scope: Scope) -> tuple[str, str, list[str]]:
-    """FROM and WHERE for reviews in the scope. The whole collection needs no join: every
-    review has its card (a grade writes both; deleting a word or undoing a grade, neither)."""
+def reach(db: Database, scope: Scope) -> Reach:
     if scope.folders is None:
-        return "review r", "1", []
+        return Reach(scope, through_cards=False)
     where, params = _where(scope, "c")
-    return "review r JOIN card c ON c.id = r.card_id", where, params
+    cards = int(db.scalar(f"SELECT count(*) FROM card c WHERE {where}", params))
+    every = int(db.scalar("SELECT coalesce(max(id), 0) FROM card"))  # about the count
+    return Reach(scope, through_cards=cards * _SMALL < every)
+
+
+def _reviews(reach: Reach, *, cards: bool = False) -> tuple[str, str, list[str]]:
+    """FROM and WHERE for the scope's reviews (`cards`: joined to their cards as `c` even for
+    the whole collection). CROSS JOIN fixes SQLite's join order (it has no statistics to choose
+    by). The whole collection needs no join otherwise: every review has its card (a grade
+    writes both; deleting a word or undoing a grade removes both)."""
+    if reach.scope.folders is None and not cards:
+        return "review r", "1", []
+    where, params = _where(reach.scope, "c")
+    if reach.through_cards:
+        return "card c CROSS JOIN review r ON r.card_id = c.id", where, params
+    return "review r CROSS JOIN card c ON c.id = r.card_id", where, params
 
 
 def reviews_by_day(
-    db: Database, scope: Scope, anchor: int, end: int
+    db: Database, reach: Reach, anchor: int, end: int
 ) -> list[tuple[int, Rating, int]]:
     """(day, rating, reviews) for the reviews from `anchor` until `end`."""
-    source, where, params = _reviews(scope)
+    source, where, params = _reviews(reach)
     rows = db.execute(
         f"SELECT (r.reviewed_at - ?) / {DAY_MS} AS day, r.rating, count(*) FROM {source} "
         f"WHERE r.reviewed_at >= ? AND r.reviewed_at < ? AND {where} GROUP BY day, r.rating",
@@ -65,19 +75,65 @@ def reviews_by_day(
 
 
 def retention_by_folder(
-    db: Database, scope: Scope, start: int, end: int
+    db: Database, reach: Reach, start: int, end: int
 ) -> dict[FolderId, tuple[int, int]]:
     """(reviews, not forgotten) per folder, from `start` until `end`, counting only reviews
     of cards that were in Review state: what FSRS's desired retention predicts."""
-    where, params = _where(scope, "c")
+    source, where, params = _reviews(reach, cards=True)
     rows = db.execute(
-        f"SELECT c.folder_id, count(*), sum(r.rating != {Rating.AGAIN}) "
-        f"FROM review r JOIN card c ON c.id = r.card_id "
+        f"SELECT c.folder_id, count(*), sum(r.rating != {Rating.AGAIN}) FROM {source} "
         f"WHERE r.reviewed_at >= ? AND r.reviewed_at < ? AND {where} "
-        f"AND json_extract(r.state_before, '$.state') = {CardState.REVIEW} GROUP BY c.folder_id",
+        f"AND r.state_before = {CardState.REVIEW} GROUP BY c.folder_id",
         [start, end, *params],
     )
     return {FolderId(f): (int(n), int(p)) for f, n, p in rows}
+
+
+def study_days(db: Database, reach: Reach, anchor: int, end: int) -> list[int]:
+    """Every day (counted from `anchor`) with at least one review before `end`, ascending."""
+    source, where, params = _reviews(reach)
+    if reach.through_cards:
+        rows = db.execute(
+            f"SELECT DISTINCT (r.reviewed_at - ?) / {DAY_MS} AS day FROM {source} "
+            f"WHERE {where} AND r.reviewed_at < ? ORDER BY day",
+            [anchor, *params, end],
+        )
+        return [int(d) for (d,) in rows]
+
+    # From each study day, the first review in the scope at or after the next day's start:
+    # one seek in the time index per day (a little further for a folder, past other folders'
+    # reviews) instead of reading a million rows to find a few hundred days.
+    def first_from(start: str) -> str:
+        return (
+            f"SELECT (r.reviewed_at - ?) / {DAY_MS} FROM {source} WHERE r.reviewed_at >= {start} "
+            f"AND r.reviewed_at < ? AND {where} ORDER BY r.reviewed_at LIMIT 1"
+        )
+
+    rows = db.execute(
+        f"WITH RECURSIVE d(day) AS (SELECT ({first_from('?')}) UNION ALL "
+        f"SELECT ({first_from(f'? + (d.day + 1) * {DAY_MS}')}) FROM d WHERE d.day IS NOT NULL) "
+        f"SELECT day FROM d WHERE day IS NOT NULL",
+        [anchor, anchor, end, *params] * 2,
+    )
+    return [int(d) for (d,) in rows]
+
+
+def _studied(scope: Scope, studied: Studied) -> tuple[str, list[str]]:
+    """WHERE for the cards of the scope in a direction their folder studies."""
+    where, params = _where(scope, "c")
+    if set(studied) == set(DIRECTIONS) and all(f is None for f in studied.values()):
+        # Every card counts: with no test of direction, SQLite answers from the covering
+        # indexes card_by_due and card_by_folder.
+        return where, params
+    clauses = []
+    for direction, folders in studied.items():
+        clause = "c.direction = ?"
+        params.append(direction)
+        if folders is not None:
+            clause += " AND c.folder_id IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(sorted(folders)))
+        clauses.append(f"({clause})")
+    return f"{where} AND ({' OR '.join(clauses) or '0'})", params
 
 
 def due_by_day(
@@ -95,8 +151,11 @@ def due_by_day(
 
 def cards_by_state(db: Database, scope: Scope, studied: Studied) -> dict[CardState, int]:
     where, params = _studied(scope, studied)
-    rows = db.execute(f"SELECT c.state, count(*) FROM card c WHERE {where} GROUP BY 1", params)
-    return {CardState(s): int(n) for s, n in rows if s in _STATES}
+    states = [s for s in CardState if s != CardState.NEW]
+    # One sum per state rather than GROUP BY, which would sort every card first.
+    sums = ", ".join(f"sum(c.state = {int(s)})" for s in states)
+    row = db.first(f"SELECT {sums} FROM card c WHERE {where}", params)
+    return {s: int(n or 0) for s, n in zip(states, row or (), strict=False)}
 
 
 def cards_by_folder(
@@ -110,47 +169,23 @@ def cards_by_folder(
     return {(FolderId(f), d): int(n) for f, d, n in rows}
 
 
-def words_to_study(db: Database, scope: Scope) -> dict[FolderId, int]:
-    """Words with at least one meaning (the others cannot be studied), per folder."""
+def words_without_meaning(db: Database, scope: Scope) -> dict[FolderId, int]:
+    """Per folder, the words that cannot be studied yet (read from a small partial index)."""
     where, params = _where(scope, "w")
     rows = db.execute(
-        f"SELECT w.folder_id, count(*) FROM word w WHERE {where} AND w.meanings != '[]' "
+        f"SELECT w.folder_id, count(*) FROM word w WHERE {where} AND w.meanings = '[]' "
         f"GROUP BY w.folder_id",
         params,
     )
     return {FolderId(f): int(n) for f, n in rows}
 
 
-def study_days(db: Database, scope: Scope, anchor: int, end: int) -> list[int]:
-    """Every day (counted from `anchor`) with at least one review before `end`, ascending."""
-    if scope.folders is not None:
-        # A folder's reviews are reached through its cards (`review_by_card` covers both
-        # columns), so the cost follows the folder's reviews, not the whole log.
-        where, params = _where(scope, "c")
-        rows = db.execute(
-            f"SELECT DISTINCT (r.reviewed_at - ?) / {DAY_MS} AS day FROM card c "
-            f"JOIN review r ON r.card_id = c.id WHERE {where} AND r.reviewed_at < ? ORDER BY day",
-            [anchor, *params, end],
-        )
-        return [int(d) for (d,) in rows]
-    # The whole log: one index seek per study day (the first review at or after the next
-    # day's start) instead of reading a million rows to find a few hundred distinct days.
-    rows = db.execute(
-        f"WITH RECURSIVE d(day) AS ("
-        f"SELECT (min(reviewed_at) - :a) / {DAY_MS} FROM review WHERE reviewed_at < :end "
-        f"UNION ALL SELECT (SELECT (min(reviewed_at) - :a) / {DAY_MS} FROM review "
-        f"WHERE reviewed_at >= :a + (d.day + 1) * {DAY_MS} AND reviewed_at < :end) "
-        f"FROM d WHERE d.day IS NOT NULL) SELECT day FROM d WHERE day IS NOT NULL",
-        {"a": anchor, "end": end},
-    )
-    return [int(d) for (d,) in rows]
-
-
 @dataclass(frozen=True, slots=True)
-class HardWord:
-    """A word its cards lapsed on (forgotten once learnt), with its Again answers."""
+class HardCard:
+    """A card its learner keeps forgetting: lapses (forgotten once learnt) and Again answers."""
 
     word_id: WordId
+    direction: Direction
     term: str
     folder_id: FolderId
     folder_name: str
@@ -159,26 +194,27 @@ class HardWord:
     again: int
 
 
-# Words whose Again answers are counted to order the hardest: when more than this many tie
-# on lapses, FSRS difficulty (which rises with every Again) picks which of them are counted.
+# Cards whose Again answers are counted to order the hardest: when more than this many tie on
+# lapses, FSRS difficulty (which rises with every Again) picks which of them are counted.
 CANDIDATES = 100
 
 
-def hardest_words(db: Database, scope: Scope, limit: int) -> list[HardWord]:
-    """The `limit` words with the most lapses over their cards, then the most Again answers."""
+def hardest_cards(db: Database, scope: Scope, limit: int) -> list[HardCard]:
+    """The `limit` cards with the most lapses, then the most Again answers. Ranked by card,
+    not by word, so one pass keeps the top few (a sum per word would sort every card)."""
     where, params = _where(scope, "c")
     rows = db.execute(
-        f"WITH lapsed AS (SELECT c.word_id, sum(c.lapses) AS lapses FROM card c "
-        f"WHERE c.lapses > 0 AND {where} GROUP BY c.word_id "
-        f"ORDER BY lapses DESC, max(c.difficulty) DESC LIMIT {CANDIDATES}) "
-        f"SELECT l.word_id, w.term, w.folder_id, f.name, f.emoji, l.lapses, "
-        f"(SELECT count(*) FROM review r WHERE r.word_id = l.word_id "
+        f"WITH lapsed AS (SELECT c.id, c.word_id, c.direction, c.lapses FROM card c "
+        f"WHERE c.lapses > 0 AND {where} "
+        f"ORDER BY c.lapses DESC, c.difficulty DESC LIMIT {CANDIDATES}) "
+        f"SELECT l.word_id, l.direction, w.term, w.folder_id, f.name, f.emoji, l.lapses, "
+        f"(SELECT count(*) FROM review r WHERE r.card_id = l.id "
         f"AND r.rating = {Rating.AGAIN}) AS again "
         f"FROM lapsed l JOIN word w ON w.id = l.word_id JOIN folder f ON f.id = w.folder_id "
-        f"ORDER BY l.lapses DESC, again DESC, w.term_key, w.id LIMIT ?",
+        f"ORDER BY l.lapses DESC, again DESC, w.term_key, l.id LIMIT ?",
         [*params, limit],
     )
     return [
-        HardWord(WordId(i), t, FolderId(f), n, e, int(lapses), int(again))
-        for i, t, f, n, e, lapses, again in rows
+        HardCard(WordId(i), d, t, FolderId(f), n, e, int(lapses), int(again))
+        for i, d, t, f, n, e, lapses, again in rows
     ]

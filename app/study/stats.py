@@ -87,7 +87,7 @@ class StudyStats:
     retention: tuple[FolderRetention, ...]  # folders with reviews to measure, in tree order
     states: StateCounts
     streak: Streak
-    hardest: tuple[sq.HardWord, ...]  # most lapses first, then most Again answers
+    hardest: tuple[sq.HardCard, ...]  # most lapses first, then most Again answers
 
     @property
     def total_reviews(self) -> int:
@@ -110,21 +110,23 @@ def collect_stats(
     folders = store.study.subtree(scope_folder) if scope_folder is not None else list(options)
     scope = Scope(None if scope_folder is None else tuple(folders))
     studied = _studied(folders, options)
+    word_counts = {r.folder.id: r.word_count for r in rows}
     db = store.study.db
     today = study_day(now_ms, utc_offset_minutes, store.study.day_start_hour())
     first = today.start - (DAYS - 1) * DAY_MS
     due = sq.due_by_day(db, scope, studied, today.start, today.start + DAYS * DAY_MS)
     # Days of the whole history count from the first study-day boundary after the epoch, so
     # every review lies after it and today is day `today.start // DAY_MS`.
-    days = sq.study_days(db, scope, today.start % DAY_MS, today.end)
+    reach = sq.reach(db, scope)
+    days = sq.study_days(db, reach, today.start % DAY_MS, today.end)
     return StudyStats(
         today=today.number,
-        reviews=_history(sq.reviews_by_day(db, scope, first, today.end), today.number),
+        reviews=_history(sq.reviews_by_day(db, reach, first, today.end), today.number),
         forecast=tuple(DueDay(today.number + i, due.get(i, 0)) for i in range(DAYS)),
-        retention=_retention(sq.retention_by_folder(db, scope, first, today.end), rows, options),
-        states=_states(db, scope, studied),
+        retention=_retention(sq.retention_by_folder(db, reach, first, today.end), rows, options),
+        states=_states(db, scope, studied, {f: word_counts[f] for f in folders}),
         streak=_streak(days, today.start // DAY_MS),
-        hardest=tuple(sq.hardest_words(db, scope, HARDEST)),
+        hardest=tuple(sq.hardest_cards(db, scope, HARDEST)),
     )
 
 
@@ -165,15 +167,17 @@ def _retention(
     )
 
 
-def _states(db: Database, scope: Scope, studied: sq.Studied) -> StateCounts:
-    """Cards by state; new ones are the words each folder could study in a direction it
-    studies minus the cards already made for it there."""
-    words = sq.words_to_study(db, scope)
+def _states(
+    db: Database, scope: Scope, studied: sq.Studied, words: Mapping[FolderId, int]
+) -> StateCounts:
+    """Cards by state; new ones are the words with a meaning each folder of the scope (`words`:
+    its words) could study in a direction it studies, minus the cards already made there."""
+    unstudiable = sq.words_without_meaning(db, scope)
     cards = sq.cards_by_folder(db, scope, studied)
     new = sum(
-        max(count - cards.get((folder, direction), 0), 0)
-        for direction, folders in studied.items()
-        for folder, count in words.items()
+        max(words.get(folder, 0) - unstudiable.get(folder, 0) - cards.get((folder, d), 0), 0)
+        for d, folders in studied.items()
+        for folder in words
         if folders is None or folder in folders
     )
     states = sq.cards_by_state(db, scope, studied)
