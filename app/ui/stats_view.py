@@ -1,82 +1,36 @@
 """The stats page: summary numbers, four charts with their tables, the streak, the hardest words.
 
 A pure function from `StudyStats` to an element tree. Each chart is a `<figure>` holding a
-placeholder whose `data-chart` attribute carries the chart as JSON (static/charts.js draws it
-once the browser layer calls `app.browser.charts.draw_charts`) and the same numbers as a real
-table in a "Show as table" disclosure, so screen readers and a page without the chart library
-lose nothing. The JSON shape (`Chart.data`):
-
-    {"kind": "bars" | "stacked", "labels": [str, ...], "unit": "" | "%",
-     "series": [{"name": str, "values": [number, ...], "color": "--chart-…",
-                 "colors": ["--chart-…", ...] (optional, one per bar),
-                 "marker": true (optional: drawn as a point per label, not a bar)}, ...]}
-
-Colours are names of CSS custom properties (static/app.css), so the chart follows the theme.
+placeholder whose `data-chart` attribute carries the chart as JSON (app/ui/stats_charts.py;
+static/charts.js draws it once the browser layer calls `app.browser.charts.draw_charts`) and
+the same numbers as a real table in a "Show as table" disclosure, so screen readers and a page
+without the chart library lose nothing.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import date, timedelta
 
 from app.domain import Folder
-from app.study.model import DIRECTION_LABELS, CardState, Rating
+from app.study.model import DIRECTION_LABELS
 from app.study.stats import FolderRetention, StudyStats
 from app.ui.nodes import Child, El, Node, h
 from app.ui.routes import Route
+from app.ui.stats_charts import (
+    RETENTION_FOLDERS,
+    Chart,
+    Series,
+    forecast_chart,
+    number,
+    percent,
+    retention_chart,
+    reviews_chart,
+    shown_retention,
+    states_chart,
+)
 from app.ui.tree_view import folder_label
 
-RATINGS = tuple(r.label for r in Rating)
-STATES = tuple(s.name.title() for s in CardState)
-RETENTION_FOLDERS = 20  # the chart stays readable; narrow the scope to see others
 NO_REVIEWS = "No reviews yet — study a folder to see your progress here."
-
-
-@dataclass(frozen=True, slots=True)
-class Series:
-    name: str
-    values: tuple[float, ...]
-    color: str  # a CSS custom property, e.g. "--chart-good"
-    colors: tuple[str, ...] = ()  # one per bar, when the bars of one series differ
-    marker: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Chart:
-    kind: str  # "bars" (side by side) or "stacked"
-    labels: tuple[str, ...]
-    series: tuple[Series, ...]
-    unit: str = ""
-
-    def data(self) -> str:
-        """The `data-chart` JSON that static/charts.js draws."""
-        series = []
-        for s in self.series:
-            item: dict[str, object] = {"name": s.name, "values": s.values, "color": s.color}
-            if s.colors:
-                item["colors"] = s.colors
-            if s.marker:
-                item["marker"] = True
-            series.append(item)
-        shape = {"kind": self.kind, "labels": self.labels, "unit": self.unit, "series": series}
-        return json.dumps(shape, ensure_ascii=False, separators=(",", ":"))
-
-
-def day_label(number: int) -> str:
-    """A study day's local date, e.g. "Nov 23" (`StudyDay.number` counts days from 1970)."""
-    day = date(1970, 1, 1) + timedelta(days=number)
-    return f"{day:%b} {day.day}"
-
-
-def percent(share: float) -> float:
-    return round(share * 100, 1)
-
-
-def number(value: float, unit: str = "") -> str:
-    """A figure as the tables show it: whole numbers without a decimal point."""
-    return f"{int(value) if float(value).is_integer() else value}{unit}"
 
 
 def scope_title(path: Sequence[Folder]) -> str:
@@ -101,7 +55,7 @@ def render_stats(stats: StudyStats, path: Sequence[Folder], narrower: Sequence[F
             retention_chart(stats.retention),
             "Folder",
             note=_retention_note(stats.retention),
-            extra=("Reviews", [str(r.reviews) for r in _shown(stats.retention)]),
+            extra=("Reviews", [str(r.reviews) for r in shown_retention(stats.retention)]),
         ),
         _figure("stats-states", "Cards by state", states_chart(stats), "State"),
         _hardest(stats),
@@ -123,11 +77,11 @@ def _scope_picker(path: Sequence[Folder], narrower: Sequence[Folder]) -> El:
         crumbs.append(h("li", None, h("a", attrs, label)))
     return h(
         "nav",
-        {"class": "stats-scope", "aria-label": "Stats scope"},
-        h("ol", {"class": "breadcrumbs"}, crumbs),
+        {"class": "breadcrumbs stats-scope", "aria-label": "Stats scope"},
+        h("ol", None, crumbs),
         bool(narrower)
         and h(
-            "p",
+            "div",
             {"class": "stats-narrow"},
             "Narrow to: ",
             h(
@@ -169,64 +123,12 @@ def _days(count: int) -> str:
     return f"{count} day" if count == 1 else f"{count} days"
 
 
-def reviews_chart(stats: StudyStats) -> Chart | None:
-    if stats.total_reviews == 0:
-        return None
-    return Chart(
-        kind="stacked",
-        labels=tuple(day_label(d.number) for d in stats.reviews),
-        series=tuple(
-            Series(name, tuple(d.by_rating[i] for d in stats.reviews), f"--chart-{name.lower()}")
-            for i, name in enumerate(RATINGS)
-        ),
-    )
-
-
-def forecast_chart(stats: StudyStats) -> Chart | None:
-    if not any(d.due for d in stats.forecast):
-        return None
-    labels = ("Today", *(day_label(d.number) for d in stats.forecast[1:]))
-    values = tuple(float(d.due) for d in stats.forecast)
-    return Chart(kind="bars", labels=labels, series=(Series("Due", values, "--chart-due"),))
-
-
-def _shown(retention: Sequence[FolderRetention]) -> list[FolderRetention]:
-    """The folders with the most measured reviews, kept in tree order."""
-    kept = sorted(retention, key=lambda r: -r.reviews)[:RETENTION_FOLDERS]
-    return [r for r in retention if r in kept]
-
-
-def retention_chart(retention: Sequence[FolderRetention]) -> Chart | None:
-    shown = _shown(retention)
-    if not shown:
-        return None
-    return Chart(
-        kind="bars",
-        labels=tuple(folder_label(r.emoji, r.name) for r in shown),
-        series=(
-            Series("Retention", tuple(percent(r.retention) for r in shown), "--chart-retention"),
-            Series("Desired", tuple(percent(r.desired) for r in shown), "--chart-target", (), True),
-        ),
-        unit="%",
-    )
-
-
 def _retention_note(retention: Sequence[FolderRetention]) -> str:
     hidden = len(retention) - RETENTION_FOLDERS
     note = "Share of reviews of learnt cards not answered Again, against the folder's goal."
     if hidden > 0:
         note += f" Showing the {RETENTION_FOLDERS} folders with the most reviews; {hidden} more."
     return note
-
-
-def states_chart(stats: StudyStats) -> Chart | None:
-    counts = stats.states
-    if counts.total == 0:
-        return None
-    values = (counts.new, counts.learning, counts.review, counts.relearning)
-    colors = tuple(f"--chart-{s.lower()}" for s in STATES)
-    series = Series("Cards", tuple(float(v) for v in values), "--chart-review", colors)
-    return Chart(kind="bars", labels=STATES, series=(series,))
 
 
 EMPTY = {
@@ -254,6 +156,7 @@ def _figure(
         label = f"Chart: {caption}. The figures are in the table below."
         body = [
             bool(note) and h("p", {"class": "meta-line"}, note),
+            len(chart.series) > 1 and _legend(chart.series),
             h(
                 "div",
                 {"class": "chart", "data-chart": chart.data(), "role": "img", "aria-label": label},
@@ -272,6 +175,30 @@ def _figure(
         {"class": "stats-figure"},
         h("figcaption", None, h("h2", {"id": key}, caption)),
         *body,
+    )
+
+
+def _legend(series: Sequence[Series]) -> El:
+    """What each colour means; hidden from screen readers, which have the table's headings."""
+    return h(
+        "ul",
+        {"class": "chart-legend", "aria-hidden": "true"},
+        (
+            h(
+                "li",
+                None,
+                h(
+                    "span",
+                    {
+                        "class": "legend-swatch",
+                        "data-series": s.color.removeprefix("--chart-"),
+                        "data-marker": s.marker,
+                    },
+                ),
+                s.name,
+            )
+            for s in series
+        ),
     )
 
 

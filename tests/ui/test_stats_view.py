@@ -16,7 +16,8 @@ from app.study.stats import (
     StudyStats,
 )
 from app.ui.nodes import El, find_all, text_content
-from app.ui.stats_view import NO_REVIEWS, day_label, render_stats
+from app.ui.stats_charts import day_label
+from app.ui.stats_view import NO_REVIEWS, render_stats
 
 TODAY = 20_780  # 2026-11-23
 XSS = "<img src=x onerror=alert(1)>"
