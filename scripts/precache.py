@@ -11,7 +11,10 @@ The list is derived from the files themselves, never kept by hand, so it cannot 
 - pyscript.toml: the interpreter and every [files] entry (the app's zip);
 - Pyodide: the runtime files vendor.lock.json lays out, and the wheels of the packages
   app/main.py loads (and those app/browser/ loads when first needed, such as py-fsrs for
-  studying), with their dependencies as recorded in the vendored pyodide-lock.json.
+  studying), with their dependencies as recorded in the vendored pyodide-lock.json;
+- our scripts that app/browser/ imports when first needed (static/charts.js for the stats
+  page's charts), with every module they import and every file they load by URL (uPlot and
+  its stylesheet): kept for offline use, never loaded at startup.
 The cache version is a hash of those files' contents and of the worker's code, so any change
 to either makes browsers install the new version.
 """
@@ -31,6 +34,10 @@ OUTPUT = "static/build/precache.js"
 STATIC_IMPORT = re.compile(r"""\b(?:from|import)\s*["'](\.{1,2}/[^"']+)["']""")
 DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\.{1,2}/[^"']+)["']\s*\)""")
 URL_ATTRIBUTES = {"script": ("src", "config"), "link": ("href",), "img": ("src",)}
+# A file a module loads by its own URL, e.g. a stylesheet: new URL("./x.css", import.meta.url).
+MODULE_ASSET = re.compile(r"""\bnew\s+URL\(\s*["'](\.{1,2}/[^"']+)["']\s*,\s*import\.meta\.url""")
+# Our script that Python code in app/browser/ imports when a page first needs it.
+LATER_MODULE = re.compile(r"""["'](\./static/[^"'\s]+\.m?js)["']""")
 
 
 class PrecacheError(RuntimeError):
@@ -131,6 +138,25 @@ def later_packages(browser: Path) -> list[str]:
     ]
 
 
+def later_modules(root: Path) -> set[str]:
+    """Scripts app/browser/ imports when first needed, with what they import (statically or
+    not: all of it loads once the script is used) and the files they load by URL."""
+    todo = sorted(
+        _local(root, "index.html", url)
+        for path in sorted((root / "app" / "browser").glob("*.py"))
+        for url in LATER_MODULE.findall(path.read_text(encoding="utf-8"))
+    )
+    files: set[str] = set()
+    while todo:
+        module = todo.pop()
+        if module not in files:
+            files.add(module)
+            files |= _imports(root, module, MODULE_ASSET)
+            loaded = _imports(root, module, STATIC_IMPORT) | _imports(root, module, DYNAMIC_IMPORT)
+            todo.extend(sorted(loaded - files))
+    return files
+
+
 def pyodide_files(root: Path, interpreter: str, packages: list[str]) -> set[str]:
     """The runtime files vendored for Pyodide, and the wheels `packages` pull in."""
     folder = PurePosixPath(interpreter).parent
@@ -170,6 +196,7 @@ def boot_files(root: Path) -> list[str]:
     files |= script_modules(root, scripts, "toml")
     packages = boot_packages(root / "app" / "main.py") + later_packages(root / "app" / "browser")
     files |= pyodide_files(root, interpreter, packages)
+    files |= later_modules(root)
     return sorted(files)
 
 

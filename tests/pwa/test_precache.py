@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from scripts.precache import PrecacheError, boot_files, boot_packages, version, write
+from scripts.precache import (
+    LATER_MODULE,
+    PrecacheError,
+    boot_files,
+    boot_packages,
+    later_modules,
+    version,
+    write,
+)
 
 INDEX = """<!doctype html><html><head>
 <link rel="stylesheet" href="./static/app.css">
@@ -143,3 +151,41 @@ def test_the_worker_gets_the_list_and_version_as_a_script(site: Path) -> None:
     payload = json.loads(text[text.index(prefix) + len(prefix) :].rstrip().removesuffix(";"))
     assert payload["version"] == version(site, boot_files(site))
     assert payload["files"] == [f"./{name}" for name in boot_files(site)]
+
+
+def test_scripts_the_browser_code_imports_later_are_kept_with_all_they_load(site: Path) -> None:
+    put(site, "app/browser/charts.py", 'MODULE = "./static/charts.js"\n')
+    put(
+        site,
+        "static/charts.js",
+        'import { ease } from "./ease.js";\n'
+        'const sheet = new URL("./vendor/plot/plot.css", import.meta.url);\n'
+        'const plot = () => import("./vendor/plot/plot.js");\n',
+    )
+    for name in ("static/ease.js", "static/vendor/plot/plot.css"):
+        put(site, name, "")
+    put(site, "static/vendor/plot/plot.js", 'import "./plot-core.js";')
+    put(site, "static/vendor/plot/plot-core.js", "")
+    later = {
+        "static/charts.js",
+        "static/ease.js",
+        "static/vendor/plot/plot.css",
+        "static/vendor/plot/plot.js",
+        "static/vendor/plot/plot-core.js",
+    }
+    assert later_modules(site) == later
+    assert later <= set(boot_files(site))
+    (site / "static/vendor/plot/plot.css").unlink()
+    with pytest.raises(PrecacheError, match=r"static/charts\.js needs .*plot\.css"):
+        later_modules(site)
+
+
+def test_the_charts_are_kept_for_offline_use_but_not_loaded_at_startup() -> None:
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "index.html").read_text()
+    assert "charts.js" not in page and "uplot" not in page.lower()
+    assert "./static/charts.js" in {
+        url
+        for path in (root / "app" / "browser").glob("*.py")
+        for url in LATER_MODULE.findall(path.read_text())
+    }
