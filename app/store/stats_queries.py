@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from app.domain import FolderId, WordId
 from app.store.db import Database
-from app.store.study_queries import Scope, _where
+from app.store.study_queries import Scope, scope_where
 from app.study.model import DAY_MS, DIRECTIONS, CardState, Direction, Rating
 
 # The folders that study each direction, or None when every folder of the scope does (the
@@ -42,7 +42,7 @@ class Reach:
 def reach(db: Database, scope: Scope) -> Reach:
     if scope.folders is None:
         return Reach(scope, through_cards=False)
-    where, params = _where(scope, "c")
+    where, params = scope_where(scope, "c")
     cards = int(db.scalar(f"SELECT count(*) FROM card c WHERE {where}", params))
     every = int(db.scalar("SELECT coalesce(max(id), 0) FROM card"))  # about the count
     return Reach(scope, through_cards=cards * _SMALL < every)
@@ -55,7 +55,7 @@ def _reviews(reach: Reach, *, cards: bool = False) -> tuple[str, str, list[str]]
     writes both; deleting a word or undoing a grade removes both)."""
     if reach.scope.folders is None and not cards:
         return "review r", "1", []
-    where, params = _where(reach.scope, "c")
+    where, params = scope_where(reach.scope, "c")
     if reach.through_cards:
         return "card c CROSS JOIN review r ON r.card_id = c.id", where, params
     return "review r CROSS JOIN card c ON c.id = r.card_id", where, params
@@ -120,7 +120,7 @@ def study_days(db: Database, reach: Reach, anchor: int, end: int) -> list[int]:
 
 def _studied(scope: Scope, studied: Studied) -> tuple[str, list[str]]:
     """WHERE for the cards of the scope in a direction their folder studies."""
-    where, params = _where(scope, "c")
+    where, params = scope_where(scope, "c")
     if set(studied) == set(DIRECTIONS) and all(f is None for f in studied.values()):
         # Every card counts: with no test of direction, SQLite answers from the covering
         # indexes card_by_due and card_by_folder.
@@ -171,7 +171,7 @@ def cards_by_folder(
 
 def words_without_meaning(db: Database, scope: Scope) -> dict[FolderId, int]:
     """Per folder, the words that cannot be studied yet (read from a small partial index)."""
-    where, params = _where(scope, "w")
+    where, params = scope_where(scope, "w")
     rows = db.execute(
         f"SELECT w.folder_id, count(*) FROM word w WHERE {where} AND w.meanings = '[]' "
         f"GROUP BY w.folder_id",
@@ -202,7 +202,7 @@ CANDIDATES = 100
 def hardest_cards(db: Database, scope: Scope, limit: int) -> list[HardCard]:
     """The `limit` cards with the most lapses, then the most Again answers. Ranked by card,
     not by word, so one pass keeps the top few (a sum per word would sort every card)."""
-    where, params = _where(scope, "c")
+    where, params = scope_where(scope, "c")
     rows = db.execute(
         f"WITH lapsed AS (SELECT c.id, c.word_id, c.direction, c.lapses FROM card c "
         f"WHERE c.lapses > 0 AND {where} "
