@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import Folder, NotFound, WordId
+from app.domain import Folder, FolderId, NotFound, WordId
 from app.store import Store
 from app.store import stats_queries as sq
 from app.store.study_queries import Scope
@@ -226,3 +226,24 @@ def test_a_folder_reads_the_same_through_its_cards_or_the_log(
     assert sq.reach(store.study.db, Scope((spanish.id,))).through_cards == through_cards
     assert stats(store, clock, spanish) == expected
     assert (expected.total_reviews, expected.streak.current, expected.streak.longest) == (4, 2, 2)
+
+
+def test_a_month_of_reviews_is_read_from_the_time_index_alone(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Schema 5 widened review_by_time so that the month's queries never read the log's rows.
+    db = store.study.db
+    statements: list[tuple[str, object]] = []
+    execute = db.execute
+    monkeypatch.setattr(
+        db,
+        "execute",
+        lambda sql, params=(): statements.append((sql, params)) or execute(sql, params),
+    )
+    for reach in (sq.reach(db, Scope()), sq.Reach(Scope((FolderId(1),)), through_cards=False)):
+        sq.reviews_by_day(db, reach, NOON - 30 * DAY_MS, NOON)
+        sq.retention_by_folder(db, reach, NOON - 30 * DAY_MS, NOON)
+    assert len(statements) == 4
+    for sql, params in statements:
+        plan = " ".join(str(row["detail"]) for row in db.all(f"EXPLAIN QUERY PLAN {sql}", params))
+        assert "SEARCH r USING COVERING INDEX review_by_time" in plan
