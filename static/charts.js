@@ -8,9 +8,10 @@
 
 const HEIGHT = 220;
 const Y_AXIS = 54; // the value axis' width, in CSS pixels
-const WHOLE_STEPS = [1, 2, 5].flatMap((n) => [1, 10, 100, 1e3, 1e4, 1e5, 1e6].map((p) => n * p))
-  .sort((a, b) => a - b);
-const drawn = new Map(); // placeholder element -> { plot, data, width }
+const WHOLE_STEPS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6].flatMap((p) => [p, 2 * p, 5 * p]);
+// Placeholder element -> { plot, data, width }; plot is null while it has no width to draw in
+// (hidden, or not laid out yet), so that a resize draws it.
+const drawn = new Map();
 let library = null; // a promise of uPlot, once asked for
 let resizes = null; // one ResizeObserver for every placeholder, once drawing began
 let pending = 0; // the animation frame a redraw waits for
@@ -97,7 +98,13 @@ function plainSeries(uPlot, spec, theme) {
           label: s.name,
           stroke: theme.colour(s.color),
           paths: () => null,
-          points: { show: true, size: 11, width: 2.5, stroke: theme.colour(s.color), fill: theme.panel },
+          points: {
+            show: true,
+            size: 11,
+            width: 2.5,
+            stroke: theme.colour(s.color),
+            fill: theme.panel,
+          },
         },
       };
     }
@@ -167,8 +174,8 @@ function draw(uPlot, element, force) {
   const width = Math.floor(element.clientWidth);
   const known = drawn.get(element);
   if (!force && known && known.data === element.dataset.chart && known.width === width) return;
-  if (known) known.plot.destroy();
-  drawn.delete(element);
+  known?.plot?.destroy();
+  drawn.set(element, { plot: null, data: null, width: 0 });
   let spec;
   try {
     spec = JSON.parse(element.dataset.chart);
@@ -186,7 +193,7 @@ function draw(uPlot, element, force) {
 function forgetDetached() {
   for (const [element, { plot }] of drawn) {
     if (!element.isConnected) {
-      plot.destroy();
+      plot?.destroy();
       drawn.delete(element);
       resizes.unobserve(element);
     }
@@ -198,7 +205,7 @@ function redrawAll(force) {
   pending = requestAnimationFrame(() => {
     forgetDetached();
     if (library === null) return;
-    // A copy of the keys: draw() deletes and re-adds its entry, which forEach would visit again.
+    // A copy of the keys: the map must not change while it is being walked.
     library.then((uPlot) => [...drawn.keys()].forEach((element) => draw(uPlot, element, force)));
   });
 }
