@@ -163,3 +163,38 @@ def test_study_a_search_set_options_and_a_read_only_tab(
     second.get_by_role("button", name="Study", exact=True).first.click()
     expect(second.locator("#toast")).to_contain_text("read-only")
     expect(second.locator("#study-prompt")).to_have_count(0)
+
+
+def test_the_stats_page_after_studying(app: Page) -> None:
+    _folder_with_words(app)
+    focus_outside_fields(app)
+    app.keyboard.press("s")
+    for rating in ("1", "3", "4", "4", "2", "4"):
+        focus_outside_fields(app)
+        app.keyboard.press(" ")
+        app.keyboard.press(rating)
+        wait_saved(app)
+    app.get_by_role("button", name="End session").click()
+    expect(app.get_by_role("heading", name="🇪🇸 Spanish")).to_be_visible()
+
+    app.get_by_role("link", name="Stats", exact=True).click()
+    expect(app.get_by_role("heading", name="Stats: 🇪🇸 Spanish")).to_be_visible()
+    charts = app.locator("[data-chart]")
+    expect(charts.first).to_be_visible()
+    # The chart library draws every chart (it loads only now), and each has a table too.
+    expect(app.locator("[data-chart] canvas").first).to_be_visible()
+    tables = app.get_by_text("Show as table")
+    assert tables.count() == charts.count()
+    tables.first.click()
+    expect(app.get_by_role("table").first).to_be_visible()
+    screenshot(app, "stats-light")
+    problems = violations(app, "stats light")
+    set_theme(app, "dark")
+    expect(app.locator("[data-chart] canvas").first).to_be_visible()
+    app.wait_for_timeout(300)  # the charts redraw in the new theme's colours
+    screenshot(app, "stats-dark")
+    problems += violations(app, "stats dark")
+    # The whole collection is one step up the scope picker.
+    app.get_by_role("navigation", name="Stats scope").get_by_role("link").first.click()
+    expect(app.get_by_role("heading", name="Stats: Whole collection")).to_be_visible()
+    assert problems == []

@@ -52,7 +52,12 @@ def test_every_module_says_what_it_is_for() -> None:
 # What the first screen must not import: the AI layer, the import/export readers and the
 # Markdown parser are loaded when first used, which keeps them out of the startup time that
 # `make bench` measures (docs/benchmarks.md).
-LATER = ("app.agents", "app.llm", "app.tools", "app.browser.assistant", "mistune")
+LATER = (
+    *("app.agents", "app.llm", "app.tools", "app.browser.assistant", "mistune"),
+    # Studying loads py-fsrs when it starts; the stats page and its charts when it opens.
+    *("fsrs", "app.study.scheduler", "app.study.session", "app.study.stats"),
+    *("app.store.stats_queries", "app.ui.stats_view", "app.ui.stats_charts", "app.browser.charts"),
+)
 STARTUP_IMPORTS = """
 import sys
 from unittest.mock import MagicMock

@@ -169,6 +169,13 @@ class Page:
             if found(target):
                 target.focus()
 
+    def _draw_charts(self) -> None:
+        from app.browser.charts import draw_charts  # noqa: PLC0415 (the stats page only)
+
+        task = asyncio.ensure_future(draw_charts(self.main))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _redraw_counts_soon(self) -> None:
         if self._counts_task is not None:
             self._counts_task.cancel()
@@ -178,7 +185,12 @@ class Page:
         await asyncio.sleep(COUNTS_DELAY_SECONDS)
         self.controller.due.paused = False
         with measured("due-counts"):
-            self._render(Update(tree=True, main=self.controller.state.route.view != "study"))
+            self._render(Update(tree=True))
+            # Only the due line of the main panel: redrawing it all would reset a form
+            # someone is typing in.
+            line = by_id("study-due")
+            if found(line):
+                line.textContent = self.controller.due_here()
         self.refresh_toolbar()
 
     def _announce(self, update: Update) -> None:
@@ -196,6 +208,8 @@ class Page:
             self.tree_region.show(tree)
         if main is not None:
             self.main_region.show(main)
+            if self.controller.state.route.view == "stats":
+                self._draw_charts()
             word = self.controller.state.route.word_id
             target = by_id(f"word-{word}") if word is not None else None
             if found(target):

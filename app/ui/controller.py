@@ -31,7 +31,7 @@ from app.store.due_counts import DueCount
 from app.store.results import TreeRow
 from app.ui import dialogs
 from app.ui.due import DueCounts
-from app.ui.folder_view import render_folder, render_home
+from app.ui.folder_view import due_text, render_folder, render_home
 from app.ui.nodes import El, h
 from app.ui.routes import Route
 from app.ui.search_view import RESULTS_SHOWN, render_results
@@ -124,6 +124,16 @@ class Controller:
         self.study = StudyActions(lambda: self.store, self._now, utc_offset)
         self._actions.update(self.study.actions())
         self.due = DueCounts(lambda: self.store, utc_offset)
+        self._utc_offset = utc_offset
+
+    def due_here(self) -> str:
+        """The open folder's (or, at home, everything's) due line, for a redraw of it alone."""
+        folder = self.state.route.folder_id
+        if folder is None:
+            return due_text(self.due_today())
+        return due_text(
+            self.due.counts(self._now(), self.store.folder_tree()).get(FolderId(folder))
+        )
 
     def due_today(self) -> DueCount:
         """Due and new cards of the whole collection today, for the top bar."""
@@ -163,9 +173,10 @@ class Controller:
                     f.id for f in self.store.folder_path(FolderId(route.folder_id))[:-1]
                 )
             except NotFound:
-                # A stale link: show home, and say so in the address bar too.
-                self.state.open(Route())
-                return Update(tree=True, main=True, focus="#main", replace_url="#/")
+                # A stale link: show home (or all the stats), and say so in the address bar.
+                fallback = Route(view=route.view) if route.view == "stats" else Route()
+                self.state.open(fallback)
+                return Update(tree=True, main=True, focus="#main", replace_url=fallback.to_hash())
         return Update(tree=True, main=True, focus="#main")
 
     def _page_to_word(self, route: Route) -> None:
@@ -218,6 +229,8 @@ class Controller:
         rows = self.store.folder_tree() if rows is None else rows
         if self.state.route.view == "study":
             return self.study.render()
+        if self.state.route.view == "stats":
+            return self._render_stats()
         folder_id = self.state.route.folder_id
         counts = self.due.counts(self._now(), rows)
         if folder_id is None:
@@ -246,6 +259,18 @@ class Controller:
             state=self.state,
             due=counts.get(fid),
         )
+
+    def _render_stats(self) -> El:
+        # Imported on first use: nothing of the stats page belongs to startup.
+        from app.study.stats import collect_stats  # noqa: PLC0415
+        from app.ui.stats_view import render_stats  # noqa: PLC0415
+
+        folder = self.state.route.folder_id
+        fid = FolderId(folder) if folder is not None else None
+        stats = collect_stats(self.store, fid, self._now(), self._utc_offset())
+        path = self.store.folder_path(fid) if fid is not None else []
+        narrower = self.store.children(fid)
+        return render_stats(stats, path, narrower)
 
     def _exists(self, folder_id: int) -> bool:
         try:

@@ -58,20 +58,24 @@ def _small(label: str, name: str, item_id: int | None) -> El:
     return action(label, name, item_id, **{"class": "small-button"})
 
 
+def due_text(due: DueCount | None) -> str:
+    """Today's due and new counts in words ("" until they are counted)."""
+    if due is None:
+        return ""
+    if due.due or due.new:
+        return f"{due.due} due · {due.new} new today"
+    return "Nothing due today"
+
+
 def study_line(due: DueCount | None, folder_id: int | None) -> El:
     """Today's due and new counts (once they are counted) and the buttons to study them."""
-    if due is None:
-        text = ""
-    elif due.due or due.new:
-        text = f"{due.due} due · {due.new} new today"
-    else:
-        text = "Nothing due today"
     return h(
         "div",
         {"class": "study-line"},
         action("Study", "study", folder_id, **{"class": "primary", "title": "Study (S)"}),
-        h("span", {"class": "meta-line"}, text),
+        h("span", {"class": "meta-line", "id": "study-due"}, due_text(due)),
         action("Study options…", "study-options", folder_id, **{"class": "small-button"}),
+        h("a", {"href": Route(folder_id, view="stats").to_hash()}, "Stats"),
     )
 
 
