@@ -35,6 +35,7 @@ class View:
     open_folder: FolderId | None = None
     selected_word: WordId | None = None
     recent_actions: tuple[str, ...] = ()  # newest last, e.g. the Undo labels of recent edits
+    utc_offset_minutes: int = 0  # the user's local time minus UTC, for study days
 
 
 def quote(text: str) -> str:
@@ -43,7 +44,7 @@ def quote(text: str) -> str:
 
 
 def build_context(store: Store, view: View, refs: References) -> str:
-    ws = Workspace(store, refs, view.open_folder, view.selected_word)
+    ws = Workspace(store, refs, view.open_folder, view.selected_word, view.utc_offset_minutes)
     lines = [*_looking_at(ws), *_recent(view)]
     budget = MAX_CHARS - len(_OPEN + _CLOSE) - sum(len(line) + 1 for line in lines)
     lines += _tree(store, budget)

@@ -122,7 +122,7 @@ async def run_agent(
             return turn.fail("missing", exc.message)
     dispatcher = Dispatcher(
         spec.tools,
-        Workspace(store, turn.refs, view.open_folder, view.selected_word),
+        Workspace(store, turn.refs, view.open_folder, view.selected_word, view.utc_offset_minutes),
         Guard(user_asked_removal=asks_to_remove(text)),
         confirm,
         on_event,

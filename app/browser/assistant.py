@@ -31,6 +31,7 @@ from app.agents import (
 from app.browser.ai_settings import SettingsDialog
 from app.browser.dom import by_id, data, found, replace_children, to_dom
 from app.browser.settings_store import LocalCounter, SettingsStore
+from app.browser.study import local_utc_offset
 from app.domain import FolderId, LexicalError, WordId
 from app.llm.cancel import CancelToken
 from app.llm.errors import ProviderError
@@ -302,6 +303,7 @@ class Assistant:
             open_folder=FolderId(where.folder_id) if where.folder_id is not None else None,
             selected_word=WordId(where.word_id) if where.word_id is not None else None,
             recent_actions=tuple(self._recent),
+            utc_offset_minutes=local_utc_offset(),
         )
 
     def _watch_recent(self) -> None:

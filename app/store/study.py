@@ -198,6 +198,22 @@ class Study:
             for r in rows
         ]
 
+    def recent_misses(self, sessions: int) -> list[tuple[int, list[str]]]:
+        """The newest `sessions` sessions with grades: when each started and the terms graded
+        Again in it, newest session first."""
+        rows = self._db.all(
+            "SELECT s.id, s.started_at, w.term, min(r.id) AS first FROM study_session s "
+            "JOIN review r ON r.session_id = s.id AND r.rating = 1 "
+            "JOIN card c ON c.id = r.card_id JOIN word w ON w.id = c.word_id "
+            "WHERE s.id IN (SELECT DISTINCT session_id FROM review WHERE session_id IS NOT NULL "
+            "ORDER BY session_id DESC LIMIT ?) GROUP BY s.id, w.term ORDER BY s.id DESC, first",
+            (sessions,),
+        )
+        result: dict[int, tuple[int, list[str]]] = {}
+        for row in rows:
+            result.setdefault(row["id"], (row["started_at"], []))[1].append(row["term"])
+        return list(result.values())
+
     # --- grades -------------------------------------------------------------------------------
 
     def grade(

@@ -1,4 +1,5 @@
-"""Study tools: the Architect resets or reschedules the progress of a folder, a word or
+"""Study tools: the Scholar reads how studying goes (which words keep being missed, retention,
+what is due); the Architect resets or reschedules the progress of a folder, a word or
 everything (destructive: the user confirms, and one Undo takes it back)."""
 
 from __future__ import annotations
@@ -75,7 +76,74 @@ def change_progress(ws: Workspace, p: ChangeProgress) -> Outcome:
     return Outcome(step=step, data={"changed_cards": done, "action": p.action}, link=link)
 
 
+class StudyStats(Params):
+    folder: str = Field("", description=f"Whose statistics; empty for everything. {FOLDER_REF}")
+
+
+RECENT_SESSIONS = 3
+
+
+def study_stats(ws: Workspace, p: StudyStats) -> Outcome:
+    # Imported here: the agents load at startup's end, the stats queries only when asked.
+    from app.study.stats import collect_stats  # noqa: PLC0415
+
+    found = resolve.folder(ws, p.folder) if p.folder.strip() else None
+    stats = collect_stats(
+        ws.store, found.id if found else None, ws.store.now(), ws.utc_offset_minutes
+    )
+    where = resolve.folder_path(ws, found.id) if found else "everything"
+    retention = stats.overall_retention
+    misses = ws.store.study.recent_misses(RECENT_SESSIONS)
+    data = {
+        "scope": where,
+        "due_today": stats.forecast[0].due if stats.forecast else 0,
+        "reviews_last_30_days": stats.total_reviews,
+        "retention_last_30_days": None if retention is None else round(retention, 3),
+        "cards": {
+            "new": stats.states.new,
+            "learning": stats.states.learning,
+            "review": stats.states.review,
+            "relearning": stats.states.relearning,
+        },
+        "streak_days": stats.streak.current,
+        "most_missed": [
+            {
+                "term": h.term,
+                "folder": h.folder_name,
+                "direction": h.direction,
+                "lapses": h.lapses,
+                "again": h.again,
+            }
+            for h in stats.hardest
+        ],
+        "missed_in_recent_sessions": [terms for _, terms in misses],
+        "folders_retention": [
+            {
+                "folder": r.name,
+                "retention": round(r.retention, 3),
+                "desired": r.desired,
+                "reviews": r.reviews,
+            }
+            for r in stats.retention
+        ],
+    }
+    return Outcome(
+        step=f"Read the study statistics of {where}",
+        data=data,
+        link=folder_link(found) if found else None,
+    )
+
+
 STUDY_TOOLS = (
+    Tool(
+        "STUDY_STATS",
+        "Read how studying goes in a folder or everything: the words most often forgotten "
+        "(lapses, Again answers), words missed in the last sessions, retention against the "
+        "desired retention per folder, what is due today, cards by state, the study streak.",
+        StudyStats,
+        "read",
+        study_stats,
+    ),
     Tool(
         "CHANGE_STUDY_PROGRESS",
         "Reset (forget) or reschedule (make due now) the spaced-repetition progress of a "

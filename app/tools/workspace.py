@@ -59,3 +59,4 @@ class Workspace:
     refs: References = field(default_factory=References)
     open_folder: FolderId | None = None  # the folder on screen, for "here"
     selected_word: WordId | None = None  # the word on screen, when nothing was named yet
+    utc_offset_minutes: int = 0  # the user's local time minus UTC, for study days

@@ -71,7 +71,7 @@ def test_what_the_model_is_sent(store: Store) -> None:
     turn(store, model, CARDIOLOGY)
     first, second, _ = model.requests
     assert first.messages[-1].text == CARDIOLOGY
-    assert len(first.tools) == 18 and first.tool_choice == "auto"
+    assert len(first.tools) == 19 and first.tool_choice == "auto"
     assert "You are the Architect" in first.system
     assert "<collection_data>" in first.system
     [created] = last_results(second)

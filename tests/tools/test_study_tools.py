@@ -51,3 +51,21 @@ def test_due_now_keeps_what_was_learned() -> None:
 
 def test_the_scholar_cannot_change_progress() -> None:
     assert "CHANGE_STUDY_PROGRESS" not in TOOLS.only("read").names
+
+
+def test_the_scholar_reads_which_words_are_missed() -> None:
+    ws = workspace()
+    medicine = folder(ws, "Medicine")
+    words(ws, medicine, "aorta", "vein")
+    clock = ws.store.now
+    session = StudySession.start(ws.store, {"kind": "all"}, "flashcard", clock, lambda: 0)
+    for rating in (Rating.AGAIN, Rating.EASY):
+        session.reveal()
+        session.grade(rating)
+    assert "STUDY_STATS" in TOOLS.only("read").names
+    outcome = call(ws, "STUDY_STATS", folder="Medicine")
+    assert outcome.data["missed_in_recent_sessions"] == [["aorta"]]
+    assert outcome.data["scope"] == "Medicine"
+    assert outcome.data["cards"]["learning"] + outcome.data["cards"]["review"] == 2
+    everything = call(ws, "STUDY_STATS")
+    assert everything.data["scope"] == "everything" and everything.data["due_today"] >= 1
