@@ -126,9 +126,11 @@
     timed($("#main"), () => document.querySelector(`#main form.add-word[data-folder="${id}"]`),
       `folder ${id}`, () => { location.hash = `#/folder/${id}`; });
 
+  // Home from a folder, the study screen or the stats page.
+  const elsewhere = () => onFolder() || document.querySelector("#main .study, #main [data-chart]");
   probe.goHome = async () => {
-    if (!onFolder()) return { dom: 0, painted: 0 };  // already there: no hashchange comes
-    return timed($("#main"), () => !onFolder(), "home", () => { location.hash = "#/"; });
+    if (["", "#/"].includes(location.hash)) return { dom: 0, painted: 0 };  // no hashchange
+    return timed($("#main"), () => !elsewhere(), "home", () => { location.hash = "#/"; });
   };
 
   // Expand or collapse a folder in the sidebar tree by clicking its toggle.
@@ -197,4 +199,13 @@
     const done = await durable;
     return { dom: dom - start, painted: painted - start, durable: done - start };
   };
+
+  // Open the stats page of everything until every chart has been drawn (a canvas in each).
+  const drawn = () => {
+    const charts = [...document.querySelectorAll("#main [data-chart]")];
+    return charts.length > 0 && charts.every((chart) => chart.querySelector("canvas"));
+  };
+  probe.openStats = () => timed($("#main"), drawn, "the stats page", () => {
+    location.hash = "#/stats";
+  });
 })();

@@ -16,7 +16,7 @@ from bench.workload import Workload
 
 Log = Callable[[str], None]
 SEARCH_TARGET, EDIT_TARGET, BULK_TARGET, FOLDER_TARGET = 30.0, 20.0, 2000.0, 100.0
-GRADE_PAINTED_TARGET, GRADE_DURABLE_TARGET, COUNTS_TARGET = 16.0, 20.0, 30.0
+GRADE_PAINTED_TARGET, GRADE_DURABLE_TARGET, COUNTS_TARGET, STATS_TARGET = 16.0, 20.0, 30.0, 500.0
 
 
 def _boot(session: Profile, workload: Workload, data_dir: Path, name: str) -> Page:
@@ -140,6 +140,12 @@ def large(
         log(f"edits: {edits} at {words} words")
         out.update(_study(page, edits, heap))
         log(f"study: {edits} grades at {words} words")
+        out["stats"] = []
+        for _ in range(runs):
+            page.evaluate("__bench.goHome()")
+            out["stats"].append(page.evaluate("__bench.openStats()"))
+            heap.sample()
+        log(f"stats: {size.reviews:,} reviews")
         page.evaluate("id => __bench.openFolder(id)", workload.inbox)
         out["bulk"] = page.evaluate("t => __bench.bulkAdd(t)", workload.bulk_text)
         heap.sample()
@@ -248,6 +254,17 @@ def _figures(out: dict[str, Any], workload: Workload) -> list[Figure]:
             "counts.first",
             "Due counts read from scratch after the first screen (counted and drawn)",
             out["counts"][:1],
+        ),
+        summarise(
+            "stats.first",
+            f"Stats page drawn the first time ({size.reviews:,} reviews; loads uPlot)",
+            [s["painted"] for s in out["stats"][:1]],
+        ),
+        summarise(
+            "stats.drawn",
+            f"Stats page drawn, {size.reviews:,} reviews (median)",
+            [s["painted"] for s in out["stats"]],
+            target=STATS_TARGET,
         ),
         summarise(
             "snapshot",
