@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import LexicalError
+from app.domain import Folder, LexicalError
 from app.store import Store
 from app.store.changes import Changeset
 from app.store.db import Database
@@ -19,6 +19,16 @@ UTC = lambda: 0  # noqa: E731 - the local offset, as the browser would report it
 def _start(store: Store, clock: Clock, folder: int | None = None, mode: str = "flashcard"):
     scope = {"kind": "folder", "folder": folder} if folder else {"kind": "all"}
     return StudySession.start(store, scope, mode, clock, UTC)  # type: ignore[arg-type]
+
+
+def studying(
+    words: list[tuple[str, list[str]]], name: str = "Spanish", mode: str = "flashcard"
+) -> tuple[Clock, Store, Folder, StudySession]:
+    """A store on a test clock with one folder of `words` and a session studying it."""
+    clock = Clock()
+    store = make_store(clock)
+    folder = folder_with_words(store, name, words)
+    return clock, store, folder, _start(store, clock, folder.id, mode)
 
 
 def _grade_all(session: StudySession, rating: Rating) -> list[str]:
@@ -54,10 +64,7 @@ def test_the_limit_counts_what_was_introduced_earlier_today() -> None:
 
 
 def test_again_brings_a_card_back_within_the_session_before_new_ones() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH[:2])
-    session = _start(store, clock, folder.id)
+    clock, _store, _folder, session = studying(SPANISH[:2])
     session.reveal()
     session.grade(Rating.AGAIN)  # perro: due again in a minute
     assert session.counts.learning == 1
@@ -94,10 +101,7 @@ def test_reviews_come_first_lowest_retrievability_first() -> None:
 
 
 def test_grade_buttons_show_the_interval_that_is_applied() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH[:1])
-    session = _start(store, clock, folder.id)
+    clock, store, _folder, session = studying(SPANISH[:1])
     session.reveal()
     shown = session.intervals()[Rating.EASY]
     clock.advance(minutes=0.5)  # the user hesitates before pressing Easy
@@ -107,10 +111,7 @@ def test_grade_buttons_show_the_interval_that_is_applied() -> None:
 
 
 def test_undo_restores_the_exact_previous_schedule_and_the_card() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH[:2])
-    session = _start(store, clock, folder.id)
+    clock, store, _folder, session = studying(SPANISH[:2])
     session.reveal()
     session.grade(Rating.GOOD)
     clock.advance(minutes=15)
@@ -129,10 +130,7 @@ def test_undo_restores_the_exact_previous_schedule_and_the_card() -> None:
 
 
 def test_undoing_a_first_grade_makes_the_word_new_again() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH[:2])
-    session = _start(store, clock, folder.id)
+    _clock, store, _folder, session = studying(SPANISH[:2])
     session.reveal()
     session.grade(Rating.EASY)
     assert session.undo()
@@ -142,10 +140,7 @@ def test_undoing_a_first_grade_makes_the_word_new_again() -> None:
 
 
 def test_grades_are_not_on_the_edit_undo_stack() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH[:2])
-    session = _start(store, clock, folder.id)
+    _clock, store, _folder, session = studying(SPANISH[:2])
     session.reveal()
     session.grade(Rating.GOOD)
     assert store.undo_label == "Add word gato" or "gato" in (store.undo_label or "")
@@ -154,10 +149,7 @@ def test_grades_are_not_on_the_edit_undo_stack() -> None:
 
 
 def test_a_reload_resumes_the_same_card_with_the_same_counts() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH)
-    session = _start(store, clock, folder.id)
+    clock, store, _folder, session = studying(SPANISH)
     for rating in (Rating.GOOD, Rating.AGAIN):
         session.reveal()
         session.grade(rating)
@@ -169,10 +161,7 @@ def test_a_reload_resumes_the_same_card_with_the_same_counts() -> None:
 
 
 def test_typing_grades_forgivingly_and_the_suggestion_can_be_overridden() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", [("casa", ["house", "home"])])
-    session = _start(store, clock, folder.id, mode="typing")
+    _clock, store, _folder, session = studying([("casa", ["house", "home"])], mode="typing")
     verdict = session.answer("  Home. ")
     assert verdict.verdict == "exact"
     assert session.phase == Phase.ANSWERED and session.turn is not None
@@ -182,10 +171,7 @@ def test_typing_grades_forgivingly_and_the_suggestion_can_be_overridden() -> Non
 
 
 def test_choice_offers_the_answer_among_words_of_the_folder() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH)
-    session = _start(store, clock, folder.id, mode="choice")
+    _clock, _store, _folder, session = studying(SPANISH, mode="choice")
     turn = session.turn
     assert turn is not None and len(turn.choices) == 4
     assert "dog" in turn.choices
@@ -194,28 +180,19 @@ def test_choice_offers_the_answer_among_words_of_the_folder() -> None:
 
 
 def test_choice_with_a_single_word_falls_back_to_a_flashcard() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Solo", SPANISH[:1])
-    session = _start(store, clock, folder.id, mode="choice")
+    _clock, _store, _folder, session = studying(SPANISH[:1], name="Solo", mode="choice")
     assert session.turn is not None and session.turn.mode == "flashcard"
     assert "no other words" in session.turn.notice
 
 
 def test_words_without_meaning_are_left_out_and_counted() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Half", [("hola", ["hello"]), ("adiós", [])])
-    session = _start(store, clock, folder.id)
+    _clock, _store, _folder, session = studying([("hola", ["hello"]), ("adiós", [])], name="Half")
     assert session.counts.new == 1
     assert session.excluded == 1
 
 
 def test_an_empty_folder_ends_at_once_with_an_empty_summary() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Empty", [])
-    session = _start(store, clock, folder.id)
+    _clock, _store, _folder, session = studying([], name="Empty")
     assert session.phase == Phase.DONE
     assert session.summary is not None and session.summary.cards == 0
 
@@ -251,10 +228,7 @@ def test_subfolders_inherit_options_unless_they_set_their_own() -> None:
 
 
 def test_a_deleted_word_leaves_the_session_without_an_error() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH[:2])
-    session = _start(store, clock, folder.id)
+    _clock, store, _folder, session = studying(SPANISH[:2])
     session.reveal()
     session.grade(Rating.AGAIN)
     perro = store.find_words("perro")[0]
@@ -277,10 +251,7 @@ def test_moving_a_word_moves_its_cards() -> None:
 
 
 def test_grading_refuses_before_the_answer_is_shown_in_typing() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH[:1])
-    session = _start(store, clock, folder.id, mode="typing")
+    _clock, _store, _folder, session = studying(SPANISH[:1], mode="typing")
     with pytest.raises(LexicalError):
         session.grade()
     session.answer("dgo")
@@ -312,10 +283,7 @@ def test_a_review_dated_in_the_future_does_not_break_scheduling() -> None:
 
 
 def test_a_damaged_card_row_is_studied_rather_than_crashing() -> None:
-    clock = Clock()
-    store = make_store(clock)
-    folder = folder_with_words(store, "Spanish", SPANISH[:1])
-    session = _start(store, clock, folder.id)
+    clock, store, folder, session = studying(SPANISH[:1])
     session.reveal()
     session.grade(Rating.AGAIN)
     store.study.db.execute("UPDATE card SET state = 99")
