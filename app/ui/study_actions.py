@@ -68,7 +68,10 @@ class StudyActions:
     # --- the screen ---------------------------------------------------------------------------
 
     def resume(self) -> bool:
-        """Pick up the session a reload interrupted; False when none is open."""
+        """Pick up the session a reload interrupted; False when none is open. A tab that
+        took over writing has a new store: the session is read again from it."""
+        if self.session is not None and self.session.store is not self._store():
+            self.session = None
         if self.session is None:
             from app.study.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
 
@@ -76,7 +79,7 @@ class StudyActions:
         return self.session is not None
 
     def render(self) -> El:
-        if self.session is None:
+        if not self.resume() or self.session is None:
             raise LexicalError("No study session is open.")
         return render_study(self.session, self.title())
 
@@ -151,7 +154,7 @@ class StudyActions:
         return Update(tree=True, main=True, navigate=back)
 
     def _open(self) -> StudySession:
-        if self.session is None and not self.resume():
+        if not self.resume():
             raise LexicalError("This study session has ended. Start another from a folder.")
         assert self.session is not None
         return self.session

@@ -147,3 +147,16 @@ def test_a_search_can_be_studied() -> None:
     assert ui.dispatch("study", None, {"query": "zzzz"}).error == (
         "No words match “zzzz”, so there is nothing to study."
     )
+
+
+def test_a_tab_that_takes_over_studies_on_its_own_store() -> None:
+    ui, folder, clock = setup()
+    go(ui, ui.dispatch("study", str(folder)).navigate)
+    ui.dispatch("study-reveal")
+    ui.dispatch("study-grade", "3")
+    old = ui.store
+    ui.store = Store(Database.from_bytes(old.snapshot()), clock=clock)  # as a promoted tab
+    ui.dispatch("study-reveal")
+    ui.dispatch("study-grade", "3")
+    assert ui.store.study.db.scalar("SELECT count(*) FROM review") == 2
+    assert old.study.db.scalar("SELECT count(*) FROM review") == 1
