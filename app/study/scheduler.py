@@ -93,28 +93,44 @@ class Outcome:
         )
 
 
+def _graded(
+    chosen: Scheduler, progress: Progress | None, grade: Grade, now: int, card_id: int
+) -> Progress:
+    after, _ = chosen.review_card(_card(card_id, progress), Rating(int(grade)), _utc(now))
+    return _progress(after, progress, grade)
+
+
 def outcomes(
     progress: Progress | None, now: int, retention: float, card_id: int = 0
 ) -> dict[Grade, Outcome]:
     """The card's schedule after each of the four grades, reviewed at `now`."""
     chosen = scheduler(retention)
-    card = _card(card_id, progress)
-    result = {}
-    for grade in Grade:
-        after, _ = chosen.review_card(card, Rating(int(grade)), _utc(now))
-        result[grade] = Outcome(grade, _progress(after, progress, grade), now)
-    return result
+    return {
+        grade: Outcome(grade, _graded(chosen, progress, grade, now, card_id), now)
+        for grade in Grade
+    }
+
+
+def replayed(
+    history: Iterable[tuple[Grade, int]], retention: float, card_id: int = 0
+) -> list[Progress]:
+    """The schedule after each grade of `history` (rating, epoch ms), taken in time order, as a
+    live grade at that moment would have left it: what an imported review log is rebuilt
+    from. Only the chosen grade is computed, a quarter of the work of `outcomes`."""
+    chosen = scheduler(retention)
+    steps: list[Progress] = []
+    for grade, moment in sorted(history, key=lambda item: item[1]):
+        steps.append(_graded(chosen, steps[-1] if steps else None, grade, moment, card_id))
+    return steps
 
 
 def replay(history: Iterable[tuple[Grade, int]], retention: float, card_id: int = 0) -> Progress:
     """A card's schedule rebuilt from its grades (rating, epoch ms) in time order, e.g. an
     Anki review log. Raises ValueError when there is no grade to replay."""
-    progress: Progress | None = None
-    for grade, moment in sorted(history, key=lambda item: item[1]):
-        progress = outcomes(progress, moment, retention, card_id)[grade].progress
-    if progress is None:
+    steps = replayed(history, retention, card_id)
+    if not steps:
         raise ValueError("no review to replay")
-    return progress
+    return steps[-1]
 
 
 def retrievability(progress: Progress, now: int, retention: float = 0.9) -> float:
