@@ -1,6 +1,6 @@
 """Writing an import: plan again inside the transaction, then write it with set-based SQL
 (app.store.staging), one statement per table, so 100,000 words take seconds, not minutes. The
-caller runs this as one recorded step, so the whole import is one Undo.
+caller runs this as one recorded step, so the whole import is one Undo, study progress included.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from app.store.transfer.model import ParsedImport
 from app.store.transfer.plan import Plan, PlanSummary, Row, plan_import
 from app.store.transfer.read import existing
 from app.store.transfer.steps import run_steps
+from app.store.transfer.study_rows import CARD_INSERT, REVIEW_INSERT
 from app.store.words import meanings_json
 
 
@@ -21,7 +22,7 @@ def apply_import(
     """Apply `parsed` with `mode`; returns what was done and the Undo label."""
     plan = run_steps(plan_import(parsed, existing(db, contents=mode == "merge"), mode, now))
     if mode == "replace":
-        for table in ("word", "note", "folder"):
+        for table in ("review", "card", "word", "note", "folder"):
             db.execute(f"DELETE FROM {table}")
     write_plan(db, plan)
     return plan.summary, _label(parsed.name, plan.summary)
@@ -29,6 +30,13 @@ def apply_import(
 
 def write_plan(db: Database, plan: Plan) -> None:
     insert_rows(db, "folder", plan.folders)
+    # Progress before words: undoing the import then deletes the words first, and their
+    # trigger takes with them any grade given to the imported cards since.
+    db.executemany(CARD_INSERT, plan.study.cards)
+    db.executemany(REVIEW_INSERT, plan.study.reviews)
+    if plan.study.replace_options:
+        db.execute("DELETE FROM study_options")
+    insert_rows(db, "study_options", plan.study.options)
     insert_rows(db, "word", [_encoded(r) for r in plan.words])
     insert_rows(db, "note", plan.notes)
     update_rows(db, "word", [_encoded(r) for r in plan.updates])
@@ -44,6 +52,7 @@ def _label(name: str, summary: PlanSummary) -> str:
         (summary.new_words, "word"),
         (summary.updated_words, "updated word"),
         (summary.new_notes, "note"),
+        (summary.reviews, "review"),
     ]
     counted = ", ".join(f"{n:,} {noun}{'' if n == 1 else 's'}" for n, noun in parts if n)
     verb = "Restore" if summary.mode == "replace" else "Import"

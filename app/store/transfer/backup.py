@@ -2,7 +2,9 @@
 
 Written one item per line so it stays readable and diffable; read strictly: the file must say
 `"format": "lexical-backup"`, a version this app knows, and every item must pass the same rules
-as the forms. Settings, API keys and conversations are never part of it.
+as the forms. Version 2 added study progress (cards, reviews, study options); version 1 files
+are still read, as files without it. Settings, API keys, conversations and study sessions are
+never part of it.
 """
 
 from __future__ import annotations
@@ -14,14 +16,17 @@ from typing import Any
 
 from app.domain import InvalidInput
 from app.store.transfer.checks import build_workspace
-from app.store.transfer.model import ParsedImport
+from app.store.transfer.model import REVIEW_FIELDS, ParsedImport
 from app.store.transfer.read import RawWorkspace
 from app.store.transfer.steps import Steps
+from app.store.transfer.study_checks import StudySections
 from app.store.transfer.text import decode_text
 
 FORMAT = "lexical-backup"
-VERSION = 1
+VERSION = 2
+STUDY_VERSION = 2  # the first version with study progress
 SECTIONS = ("folders", "words", "notes")
+STUDY_SECTIONS = ("cards", "reviews", "study_options")
 
 
 def dump_backup(raw: RawWorkspace, exported_at_ms: int) -> bytes:
@@ -31,15 +36,22 @@ def dump_backup(raw: RawWorkspace, exported_at_ms: int) -> bytes:
 
 
 def _lines(raw: RawWorkspace, stamp: str) -> Iterator[str]:
+    sections = (*SECTIONS, *STUDY_SECTIONS)
     yield "{\n"
     yield f'"format": "{FORMAT}",\n"version": {VERSION},\n"exported_at": "{stamp}",\n'
-    yield f'"contains": {json.dumps(list(SECTIONS))},\n'
-    for index, (section, items) in enumerate(
-        zip(SECTIONS, (raw.folders, raw.words, raw.notes), strict=True)
-    ):
+    yield f'"contains": {json.dumps(list(sections))},\n'
+    yield f'"review_fields": {json.dumps(list(REVIEW_FIELDS))},\n'
+    contents: tuple[list[Any], ...] = (
+        *(raw.folders, raw.words, raw.notes, raw.cards, raw.reviews, raw.options),
+    )
+    for index, (section, items) in enumerate(zip(sections, contents, strict=True)):
+        # Reviews can number a million: arrays without spaces keep each near 90 bytes.
+        separators = (",", ":") if section == "reviews" else None
         yield f'"{section}": [\n'
-        yield ",\n".join(json.dumps(item, ensure_ascii=False) for item in items)
-        yield "\n]" + (",\n" if index < len(SECTIONS) - 1 else "\n")
+        yield ",\n".join(
+            json.dumps(item, ensure_ascii=False, separators=separators) for item in items
+        )
+        yield "\n]" + (",\n" if index < len(sections) - 1 else "\n")
     yield "}\n"
 
 
@@ -59,8 +71,19 @@ def parse_backup(name: str, data: bytes) -> Steps[ParsedImport]:
             f"this app reads up to {VERSION}). Update the app to restore it."
         )
     folders, words, notes = (_section(document, section) for section in SECTIONS)
-    workspace = yield from build_workspace(folders, words, notes, source="backup")
+    study = _study(document) if version >= STUDY_VERSION else None
+    workspace = yield from build_workspace(folders, words, notes, "backup", study)
     return ParsedImport(name=name, kind="backup", workspace=workspace, item_label="Word")
+
+
+def _study(document: dict[str, Any]) -> StudySections:
+    if document.get("review_fields") != list(REVIEW_FIELDS):
+        raise InvalidInput(
+            'This backup cannot be imported: its "review_fields" are not the ones this '
+            "version of Lexical writes, so its reviews cannot be read safely."
+        )
+    cards, reviews, options = (_section(document, section) for section in STUDY_SECTIONS)
+    return StudySections(cards, reviews, options)
 
 
 def _section(document: dict[str, Any], section: str) -> list[Any]:

@@ -2,85 +2,48 @@
 
 Every item is validated with the same rules as the forms (names, meanings, colours, languages),
 in chunks so a big file reports progress. The folder tree must be sound: unique ids, parents
-that exist, no cycles, at most `MAX_DEPTH` levels. Any problem rejects the whole file with a
-message naming the item, so a restore never writes half a backup.
+that exist, no cycles, at most `MAX_DEPTH` levels. Study progress, when the file has it, is
+checked by `study_checks`. Any problem rejects the whole file with a message naming the item,
+so a restore never writes half a backup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
-
-from app.domain import InvalidInput, user_message
+from app.domain import InvalidInput
 from app.store.transfer import MAX_DEPTH, MAX_FOLDERS, MAX_NOTES, MAX_WORDS
 from app.store.transfer.model import FolderItem, NoteItem, WordItem, Workspace
-from app.store.transfer.steps import CHUNK, Progress, Steps
-
-ItemT = TypeVar("ItemT", bound=BaseModel)
+from app.store.transfer.steps import Steps
+from app.store.transfer.study_checks import StudySections, build_study
+from app.store.transfer.validation import check_limit, validate_items
 
 
 def build_workspace(
-    folders: Sequence[Any], words: Sequence[Any], notes: Sequence[Any], source: str
+    folders: Sequence[Any],
+    words: Sequence[Any],
+    notes: Sequence[Any],
+    source: str,
+    study: StudySections | None = None,
 ) -> Steps[Workspace]:
-    """Validate raw items into a workspace; `source` names the file kind in messages."""
-    for items, limit, noun in (
-        (folders, MAX_FOLDERS, "folders"),
-        (words, MAX_WORDS, "words"),
-        (notes, MAX_NOTES, "notes"),
-    ):
-        if len(items) > limit:
-            raise InvalidInput(
-                f"This {source} has {len(items):,} {noun}; Lexical imports at most {limit:,}."
-            )
-    checked_folders = yield from _validate(FolderItem, folders, "Folder", source)
-    checked_words = yield from _validate(WordItem, words, "Word", source)
-    checked_notes = yield from _validate(NoteItem, notes, "Note", source)
+    """Validate raw items into a workspace; `source` names the file kind in messages and
+    `study` is None for a file without study progress (a version 1 backup)."""
+    check_limit(folders, MAX_FOLDERS, "folders", source)
+    check_limit(words, MAX_WORDS, "words", source)
+    check_limit(notes, MAX_NOTES, "notes", source)
+    checked_folders = yield from validate_items(FolderItem, folders, "Folder", source)
+    checked_words = yield from validate_items(WordItem, words, "Word", source)
+    checked_notes = yield from validate_items(NoteItem, notes, "Note", source)
     ordered = parents_first(checked_folders, source)
     known = {f.id for f in ordered}
     _check_refs(checked_words, known, "Word", source)
     _check_refs(checked_notes, known, "Note", source)
-    return Workspace(folders=ordered, words=checked_words, notes=checked_notes)
-
-
-def _validate(
-    model: type[ItemT], raw: Sequence[Any], label: str, source: str
-) -> Steps[list[ItemT]]:
-    adapter = TypeAdapter(list[model])  # type: ignore[valid-type]
-    checked: list[ItemT] = []
-    for start in range(0, len(raw), CHUNK):
-        chunk = raw[start : start + CHUNK]
-        try:
-            checked.extend(adapter.validate_python(chunk))
-        except ValidationError:
-            _raise_first_error(model, chunk, start, label, source)
-        yield Progress(f"Checking {label.lower()}s", start + len(chunk), len(raw))
-    return checked
-
-
-def _raise_first_error(
-    model: type[BaseModel], chunk: Sequence[Any], start: int, label: str, source: str
-) -> None:
-    for offset, item in enumerate(chunk):
-        try:
-            model.model_validate(item)
-        except ValidationError as exc:
-            name = _item_name(item)
-            raise InvalidInput(
-                f"This {source} cannot be imported: {label.lower()} {start + offset + 1:,}"
-                f"{name} is not valid: {user_message(exc)}"
-            ) from exc
-
-
-def _item_name(item: Any) -> str:
-    if isinstance(item, dict):
-        for key in ("name", "term", "title"):
-            value = item.get(key)
-            if isinstance(value, str) and value.strip():
-                shown = value.strip()[:60]
-                return f' ("{shown}")'
-    return ""
+    checked_study = None
+    if study is not None:
+        word_ids = {w.id for w in checked_words if w.id is not None}
+        checked_study = yield from build_study(study, known, word_ids, source)
+    return Workspace(ordered, checked_words, checked_notes, checked_study)
 
 
 def parents_first(folders: list[FolderItem], source: str) -> list[FolderItem]:

@@ -3,20 +3,29 @@
 Each file format (JSON backup, SQLite database, CSV, Anki) is read into a `ParsedImport`: a
 validated `Workspace` of folders, words and notes with file-local ids, plus the rows that could
 not be read and why. Planning and applying then work the same way whatever the format was.
+Study progress comes along as `StudyData`: exact card, review and option rows from a backup, or
+Anki review histories that are replayed once the folders they land in are known.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from app.domain import Colour, Emoji, Lang, Meanings, Name, Text
 from app.store.transfer import MAX_ID, MAX_TIMESTAMP, Mode, SourceKind
+from app.study.model import DAY_MS, Direction, Rating, StudyOptions
 
 Id = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
 Timestamp = Annotated[StrictInt, Field(ge=0, le=MAX_TIMESTAMP)]
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_ID)]
+Step = Annotated[StrictInt, Field(ge=0, le=1_000)]
+# py-fsrs keeps stability above 0 and difficulty within 1..10; anything else was not written by it.
+Stability = Annotated[StrictFloat, Field(gt=0, allow_inf_nan=False)]
+Difficulty = Annotated[StrictFloat, Field(ge=1, le=10, allow_inf_nan=False)]
 
 
 class _Item(BaseModel):
@@ -55,13 +64,95 @@ class NoteItem(_Item):
     updated_at: Timestamp | None = None
 
 
+class CardItem(_Item):
+    """A studied card: its word (an `id` of a word in the file), direction and schedule."""
+
+    id: Id
+    word_id: Id
+    direction: Direction
+    state: Annotated[StrictInt, Field(ge=1, le=3)]  # learning, review, relearning
+    step: Step | None = None
+    stability: Stability
+    difficulty: Difficulty
+    due: Timestamp
+    last_review: Timestamp | None = None
+    reps: Count = 0
+    lapses: Count = 0
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
+
+
+class ReviewItem(NamedTuple):
+    """One grade of the review log, with the card's schedule as it was before (state 0: new).
+
+    A tuple, not a model: a history of a million reviews is ordinary, and a backup writes each
+    as an array in this field order (docs/backup-format.md)."""
+
+    card_id: Id
+    rating: Annotated[StrictInt, Field(ge=1, le=4)]
+    reviewed_at: Timestamp
+    duration_ms: Annotated[StrictInt, Field(ge=0, le=DAY_MS)]
+    mode: Annotated[StrictStr, Field(pattern=r"^[a-z][a-z-]{0,31}$")]
+    state_before: Annotated[StrictInt, Field(ge=0, le=3)]
+    step_before: Step | None
+    stability_before: Stability | None
+    difficulty_before: Difficulty | None
+    due_before: Timestamp | None
+    last_review_before: Timestamp | None
+
+
+REVIEW_FIELDS: tuple[str, ...] = ReviewItem._fields
+
+
+class StoredOptions(StudyOptions):
+    """A folder's study options as stored; the collection's row also keeps the day's start."""
+
+    day_start_hour: Annotated[StrictInt, Field(ge=0, le=23)] | None = None
+
+
+class OptionsItem(_Item):
+    folder_id: Id | None = None  # None: the collection's own options
+    options: StoredOptions
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
+
+
+class CardHistory(NamedTuple):
+    """An Anki card's usable reviews (rating, epoch ms, duration ms) in time order, replayed
+    into a schedule once the folder it lands in, and so its retention, is known."""
+
+    word_id: int
+    direction: Direction
+    reviews: tuple[tuple[Rating, int, int], ...]
+
+
+# Why part of a history stayed behind: the noun counted and the rest of the phrase, as in
+# ("review", "rescheduled by hand") -> "12 reviews rescheduled by hand".
+Reason = tuple[Literal["review", "card"], str]
+
+
+@dataclass(frozen=True)
+class StudyData:
+    """Study progress that comes with a file. `histories` (Anki) are replayed when planned;
+    `left_out` counts what was not brought along and why."""
+
+    cards: list[CardItem] = field(default_factory=list)
+    reviews: list[ReviewItem] = field(default_factory=list)
+    options: list[OptionsItem] = field(default_factory=list)
+    histories: list[CardHistory] = field(default_factory=list)
+    left_out: Counter[Reason] = field(default_factory=Counter)
+    remarks: list[str] = field(default_factory=list)  # e.g. suspended cards kept their history
+
+
 @dataclass(frozen=True)
 class Workspace:
-    """Folders parents-first, then words and notes, all pointing at folder ids of this file."""
+    """Folders parents-first, then words and notes, all pointing at folder ids of this file.
+    `study` is None when the file has no study section at all (CSV, a version 1 backup)."""
 
     folders: list[FolderItem] = field(default_factory=list)
     words: list[WordItem] = field(default_factory=list)
     notes: list[NoteItem] = field(default_factory=list)
+    study: StudyData | None = None
 
 
 class _Result(BaseModel):

@@ -6,13 +6,15 @@ same folder, notes by title and text. A matched word gains what the file adds (n
 notes, a language or colour it lacked) and loses nothing; a word with nothing new is skipped as
 a duplicate. Replace: the workspace is emptied and the file's contents go in with their ids, so
 deep links keep working. Either way, importing the same file twice changes nothing the second
-time.
+time. Study progress follows the words (app.store.transfer.plan_study).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from pydantic import Field
 
 from app.domain import MEANINGS_MAX, TEXT_MAX
 from app.store.transfer import Mode
@@ -24,6 +26,7 @@ from app.store.transfer.model import (
     WordItem,
     _Result,
 )
+from app.store.transfer.plan_study import Landing, StudyPlan, plan_study
 from app.store.transfer.read import Existing, ExistingWord
 from app.store.transfer.steps import CHUNK, Progress, Steps
 
@@ -60,12 +63,16 @@ class PlanSummary(_Result):
     skipped: list[SkippedRow]  # the first LISTED_SKIPS rows left out, in file order
     skipped_total: int
     sample: list[SampleRow]
+    cards: int = 0  # cards whose progress comes along
+    reviews: int = 0
+    new_options: int = 0  # folders (or the collection) given study options
+    removed_cards: int = 0  # cards with progress deleted first (replace)
+    study_notes: list[str] = Field(default_factory=list)  # what of the history stayed behind
 
     @property
     def changes_anything(self) -> bool:
-        return bool(self.new_folders or self.new_words or self.updated_words or self.new_notes) or (
-            any(self.removed)
-        )
+        added = self.new_folders or self.new_words or self.updated_words or self.new_notes
+        return bool(added or self.cards or self.new_options) or any(self.removed)
 
 
 @dataclass
@@ -75,6 +82,7 @@ class Plan:
     words: list[Row] = field(default_factory=list)
     updates: list[Row] = field(default_factory=list)
     notes: list[Row] = field(default_factory=list)
+    study: StudyPlan = field(default_factory=StudyPlan)
 
 
 @dataclass
@@ -89,6 +97,9 @@ class _Builder:
     word_rows: list[Row] = field(default_factory=list)
     updates: list[Row] = field(default_factory=list)
     note_rows: list[Row] = field(default_factory=list)
+    # file word id -> (word id, folder id) here, and the word here each merge key became
+    landed: dict[int, tuple[int, int]] = field(default_factory=dict)
+    word_at: dict[tuple[int, str], int | None] = field(default_factory=dict)
     skipped: list[SkippedRow] = field(default_factory=list)
     sample: list[SampleRow] = field(default_factory=list)
     duplicate_words: int = 0
@@ -123,6 +134,8 @@ def plan_import(parsed: ParsedImport, existing: Existing, mode: Mode, now: int) 
     if b.keep_ids:
         _number_the_rest(b.word_rows)
         _number_the_rest(b.note_rows)
+    landing = Landing(b.landed, b.target, b.folder_rows)
+    study = yield from plan_study(parsed.workspace.study, landing, b.existing, mode, now)
     b.skipped.sort(key=lambda s: s.line if s.line is not None else 0)
     summary = PlanSummary(
         mode=mode,
@@ -137,8 +150,13 @@ def plan_import(parsed: ParsedImport, existing: Existing, mode: Mode, now: int) 
         skipped=b.skipped[:LISTED_SKIPS],
         skipped_total=len(b.skipped),
         sample=b.sample,
+        cards=len(study.cards),
+        reviews=len(study.reviews),
+        new_options=len(study.options),
+        removed_cards=existing.cards_count if mode == "replace" else 0,
+        study_notes=study.notes,
     )
-    return Plan(summary, b.folder_rows, b.word_rows, b.updates, b.note_rows)
+    return Plan(summary, b.folder_rows, b.word_rows, b.updates, b.note_rows, study)
 
 
 def _number_the_rest(rows: list[Row]) -> None:
@@ -195,6 +213,7 @@ def _place_word(
         reason = f"Same as {b.parsed.item_label.lower()} {earlier}."
         outcome: Outcome = "skip"
     elif key in b.existing.words:
+        b.word_at[key] = b.existing.words[key].id
         change = merged_word(b.existing.words[key], word)
         if change is None:
             reason = f"Already in {path}."
@@ -204,10 +223,20 @@ def _place_word(
             b.updates.append(change)
             outcome = "update"
     else:
+        # A merge numbers new words itself, like folders, so their cards can point at them.
+        if b.keep_ids:
+            word_id = word.id
+        else:
+            word_id = b.existing.next_word_id
+            b.existing.next_word_id += 1
+        b.word_at[key] = word_id
         created, updated = b.stamps(word)
-        b.word_rows.append(_word_row(word, folder, created, updated, b.keep_ids))
+        b.word_rows.append(_word_row(word, word_id, folder, (created, updated)))
         outcome = "add"
     seen.setdefault(key, line)
+    landed = b.word_at[key]
+    if word.id is not None and landed is not None:
+        b.landed[word.id] = (landed, folder)
     if outcome == "skip":
         b.duplicate_words += 1
         b.skipped.append(SkippedRow(line=line, term=word.term, reason=reason))
@@ -224,8 +253,9 @@ def _place_word(
         )
 
 
-def _word_row(word: WordItem, folder: int, created: int, updated: int, keep_id: bool) -> Row:
-    row: Row = {
+def _word_row(word: WordItem, word_id: int | None, folder: int, stamps: tuple[int, int]) -> Row:
+    return {
+        "id": word_id,  # None: numbered once every kept id is known (replace)
         "folder_id": folder,
         "term": word.term,
         "term_key": word.term.casefold(),
@@ -233,12 +263,9 @@ def _word_row(word: WordItem, folder: int, created: int, updated: int, keep_id: 
         "notes": word.notes,
         "color": word.color,
         "lang": word.lang,
-        "created_at": created,
-        "updated_at": updated,
+        "created_at": stamps[0],
+        "updated_at": stamps[1],
     }
-    if keep_id:
-        row["id"] = word.id
-    return row
 
 
 def merged_word(current: ExistingWord, incoming: WordItem) -> Row | None:

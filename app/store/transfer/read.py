@@ -1,5 +1,6 @@
-"""Reading a workspace out of a database: every folder, word and note as plain dicts (for the
-exports and for restoring a SQLite file), and what is already there (for planning a merge)."""
+"""Reading a workspace out of a database: every folder, word, note and the study progress as
+plain data (for the exports and for restoring a SQLite file), and what is already there (for
+planning a merge)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
+from app.store import study_queries
 from app.store.db import Database
+from app.store.queries import folder_tree
+from app.store.transfer.model import REVIEW_FIELDS, CardItem, StoredOptions
+from app.study.model import DEFAULT_OPTIONS, Direction
 
 RawItem = dict[str, Any]
 
@@ -19,6 +26,9 @@ WORD_FIELDS = (
     *("created_at", "updated_at"),
 )
 NOTE_FIELDS = ("id", "folder_id", "title", "body", "created_at", "updated_at")
+# A card's folder is its word's, so it is not repeated; a review's session is not exported.
+CARD_FIELDS = tuple(CardItem.model_fields)
+OPTIONS_FIELDS = ("id", "options", "created_at", "updated_at")
 
 
 @dataclass(frozen=True)
@@ -26,6 +36,10 @@ class RawWorkspace:
     folders: list[RawItem]
     words: list[RawItem]
     notes: list[RawItem]
+    cards: list[RawItem] = field(default_factory=list)
+    reviews: list[list[Any]] = field(default_factory=list)  # values in REVIEW_FIELDS order
+    options: list[RawItem] = field(default_factory=list)  # folder_id None: the collection's
+    has_study: bool = True  # False for a file older than study progress
 
 
 def raw_workspace(db: Database) -> RawWorkspace:
@@ -41,7 +55,37 @@ def raw_workspace(db: Database) -> RawWorkspace:
         word["meanings"] = _meanings(word["meanings"])
         words.append(word)
     notes = [dict(r) for r in db.all(f"SELECT {', '.join(NOTE_FIELDS)} FROM note ORDER BY id")]
-    return RawWorkspace(folders, words, notes)
+    cards = [dict(r) for r in db.all(f"SELECT {', '.join(CARD_FIELDS)} FROM card ORDER BY id")]
+    # Reviews of a card that is gone (possible after undoing an import a grade followed) are
+    # invisible in the app, so they are not exported either.
+    reviews = [
+        list(r)
+        for r in db.execute(
+            f"SELECT {', '.join(REVIEW_FIELDS)} FROM review "
+            "WHERE card_id IN (SELECT id FROM card) ORDER BY id"
+        )
+    ]
+    return RawWorkspace(folders, words, notes, cards, reviews, _options(db))
+
+
+def _options(db: Database) -> list[RawItem]:
+    """The study options rows the app can read. One it cannot read counts as unset in the app
+    (the folder inherits), so leaving it out keeps what the user sees."""
+    rows = []
+    for row in db.all(f"SELECT {', '.join(OPTIONS_FIELDS)} FROM study_options ORDER BY id"):
+        try:
+            options = StoredOptions.model_validate(json.loads(row["options"]))
+        except (ValueError, TypeError, ValidationError):
+            continue
+        rows.append(
+            {
+                "folder_id": None if row["id"] == study_queries.COLLECTION else row["id"],
+                "options": options.model_dump(exclude_none=True),
+                "created_at": row["created_at"],
+                "updated_at": row["updated_at"],
+            }
+        )
+    return rows
 
 
 def _meanings(stored: Any) -> Any:
@@ -67,8 +111,15 @@ class Existing:
     folders: dict[tuple[int | None, str], int] = field(default_factory=dict)
     words: dict[tuple[int, str], ExistingWord] = field(default_factory=dict)
     notes: set[tuple[int, str, str]] = field(default_factory=set)
+    cards: set[tuple[int, Direction]] = field(default_factory=set)  # (word id, direction)
+    options: set[int] = field(default_factory=set)  # folder ids (0: the collection) with own
+    retention: dict[int, float] = field(default_factory=dict)  # each folder's, inherited
+    base_retention: float = DEFAULT_OPTIONS.retention  # the collection's
     next_folder_id: int = 1
+    next_word_id: int = 1
+    next_card_id: int = 1
     counts: tuple[int, int, int] = (0, 0, 0)  # folders, words, notes
+    cards_count: int = 0
 
 
 def existing(db: Database, *, contents: bool) -> Existing:
@@ -78,15 +129,29 @@ def existing(db: Database, *, contents: bool) -> Existing:
         int(db.scalar("SELECT count(*) FROM word")),
         int(db.scalar("SELECT count(*) FROM note")),
     )
-    now = Existing(counts=counts)
+    now = Existing(counts=counts, cards_count=int(db.scalar("SELECT count(*) FROM card")))
     if not contents:
         return now
+    _study(db, now)
     for r in db.all("SELECT id, parent_id, name_key FROM folder"):
         now.folders[(r["parent_id"], r["name_key"])] = r["id"]
     now.next_folder_id = int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM folder"))
+    now.next_word_id = int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM word"))
     for r in db.all("SELECT id, folder_id, term_key, meanings, notes, color, lang FROM word"):
         now.words[(r["folder_id"], r["term_key"])] = ExistingWord(
             r["id"], json.loads(r["meanings"]), r["notes"], r["color"], r["lang"]
         )
     now.notes = {(r[0], r[1], r[2]) for r in db.all("SELECT folder_id, title, body FROM note")}
     return now
+
+
+def _study(db: Database, now: Existing) -> None:
+    """Which words have progress and what retention each folder studies with, so a merge keeps
+    existing progress and replays an Anki history the way the folder will schedule it."""
+    now.cards = {(r[0], r[1]) for r in db.execute("SELECT word_id, direction FROM card")}
+    now.next_card_id = int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM card"))
+    now.options = {int(r[0]) for r in db.execute("SELECT id FROM study_options")}
+    stored = study_queries.stored_options(db)
+    now.base_retention = stored.get(study_queries.COLLECTION, DEFAULT_OPTIONS).retention
+    effective = study_queries.effective_options(folder_tree(db), stored)
+    now.retention = {folder: options.retention for folder, options in effective.items()}

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from app.domain import NewFolder
 from app.store import Store
 from app.store.transfer import MAX_DEPTH
+from app.store.transfer.backup import VERSION
 from tests.store.helpers import assert_index_in_sync, dump, make_store
 from tests.store.transfer.workspaces import (
     Spec,
@@ -35,11 +36,13 @@ def without_stamp(document: dict[str, Any]) -> dict[str, Any]:
 def test_the_backup_has_the_documented_shape() -> None:
     document = backup(sample_store())
     assert list(document) == [
-        *("format", "version", "exported_at", "contains"),
-        *("folders", "words", "notes"),
+        *("format", "version", "exported_at", "contains", "review_fields"),
+        *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]
-    assert document["format"] == "lexical-backup" and document["version"] == 1
-    assert document["contains"] == ["folders", "words", "notes"]
+    assert document["format"] == "lexical-backup" and document["version"] == 2
+    assert document["contains"] == [
+        *("folders", "words", "notes", "cards", "reviews", "study_options"),
+    ]
     assert document["exported_at"].endswith("Z")
     assert set(document["folders"][0]) == {
         *("id", "parent_id", "name", "emoji", "color", "created_at", "updated_at"),
@@ -138,7 +141,7 @@ def _folders(*items: dict[str, Any]) -> bytes:
         (sample_store().export("json")[:-40], "not valid JSON"),
         (b"[1, 2, 3]", "not a Lexical backup"),
         (b'{"format": "something-else"}', "not a Lexical backup"),
-        (_document(version=2), "newer version of Lexical"),
+        (_document(version=VERSION + 1), "newer version of Lexical"),
         (_document(version="1"), "no valid version"),
         (_document(words=None), '"words" is missing'),
         (b"\xff\xfe\x00\x00garbage", "UTF-16"),

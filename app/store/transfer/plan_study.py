@@ -1,0 +1,223 @@
+"""Planning the study progress an import brings: which cards, reviews and study options come
+along and under which ids, worked out with the rest of the plan (app.store.transfer.plan).
+
+- A card goes to the word its own word became: a new word, or the word here it merged into. A
+  word here that already has progress in that direction keeps it, and the file's card and its
+  reviews stay behind: joining two logs would invent a history neither had.
+- Cards of the file that land on the same word and direction (duplicate notes merged into one
+  word) do not become two: the one with the longer history (more reviews) comes along, the
+  first in the file on a tie.
+- A backup's cards and reviews come as they are. An Anki history is replayed through the
+  scheduler with the retention of the folder it lands in, each review keeping the schedule
+  before it exactly as a live grade writes it, so undoing a grade and the stats work on it.
+  Reviews dated after the import are left out (a clock that ran ahead).
+- Study options fill folders (and the collection) that have none of their own; a replace
+  takes the file's instead.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from app.store.study_queries import COLLECTION
+from app.store.transfer import Mode
+from app.store.transfer.model import CardHistory, CardItem, Reason, ReviewItem, StudyData
+from app.store.transfer.read import Existing
+from app.store.transfer.steps import CHUNK, Progress, Steps
+from app.store.transfer.study_rows import (
+    CardValues,
+    ReviewValues,
+    card_values,
+    options_row,
+    review_values,
+)
+from app.study.model import CardState, Direction
+from app.study.model import Progress as Schedule
+from app.study.scheduler import replayed
+
+ANKI_MODE = "anki"  # the review mode of an imported Anki review
+FUTURE: Reason = ("review", "dated after today (a clock that ran ahead)")
+KEPT: Reason = ("card", "of words that already have progress here (kept as it is)")
+DUPLICATE: Reason = ("card", "of duplicate notes (the longer history came along)")
+UNPLACED: Reason = ("card", "of words that were not imported")
+
+
+@dataclass
+class StudyPlan:
+    cards: list[CardValues] = field(default_factory=list)
+    reviews: list[ReviewValues] = field(default_factory=list)
+    options: list[dict[str, Any]] = field(default_factory=list)
+    replace_options: bool = False  # the file's options replace every row here
+    left_out: Counter[Reason] = field(default_factory=Counter)
+
+    @property
+    def notes(self) -> list[str]:
+        """What stayed behind and why, as one sentence (none when everything came along)."""
+        parts = [
+            f"{count:,} {noun}{'' if count == 1 else 's'} {rest}"
+            for (noun, rest), count in self.left_out.items()
+            if count
+        ]
+        return [f"Left out of the study history: {'; '.join(parts)}."] if parts else []
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Where the file's words and folders land: file word id -> (word id, folder id) here,
+    file folder id -> folder id here, and the folder rows to create (parents first)."""
+
+    words: Mapping[int, tuple[int, int]]
+    folders: Mapping[int, int]
+    new_folders: Sequence[Mapping[str, Any]]
+
+
+class _Candidate(NamedTuple):
+    length: int  # reviews that would come along
+    word_id: int
+    folder_id: int
+    direction: Direction
+    source: CardItem | CardHistory
+
+
+def plan_study(
+    study: StudyData | None, landing: Landing, existing: Existing, mode: Mode, now: int
+) -> Steps[StudyPlan]:
+    if study is None:
+        return StudyPlan()
+    return (yield from _Planner(study, landing, existing, mode, now).run())
+
+
+@dataclass
+class _Planner:
+    study: StudyData
+    landing: Landing
+    existing: Existing
+    mode: Mode
+    now: int
+    plan: StudyPlan = field(default_factory=StudyPlan)
+    reviews_of: dict[int, list[ReviewItem]] = field(default_factory=lambda: defaultdict(list))
+
+    def run(self) -> Steps[StudyPlan]:
+        self.plan.left_out.update(self.study.left_out)
+        for review in self.study.reviews:
+            self.reviews_of[review.card_id].append(review)
+        chosen = self._choose()
+        retention = _retention(self.landing.new_folders, self.existing)
+        next_id = self.existing.next_card_id
+        total = sum(c.length for c in chosen)
+        done = reported = 0
+        for candidate in chosen:
+            source = candidate.source
+            if isinstance(source, CardItem) and self.mode == "replace":
+                card_id = source.id  # a restore keeps the file's ids
+            else:
+                card_id, next_id = next_id, next_id + 1
+            if isinstance(source, CardItem):
+                self._copy(candidate, source, card_id)
+            else:
+                self._replay(candidate, source, retention[candidate.folder_id], card_id)
+            done += candidate.length
+            if done - reported >= CHUNK:
+                reported = done
+                yield Progress("Rebuilding study progress", done, total)
+        self._options()
+        return self.plan
+
+    def _choose(self) -> list[_Candidate]:
+        """One card per word and direction here: the longest history of those landing there."""
+        left_out = self.plan.left_out
+        sources: list[tuple[CardItem | CardHistory, int]] = [
+            (card, len(self.reviews_of.get(card.id, ()))) for card in self.study.cards
+        ]
+        for history in self.study.histories:
+            usable = tuple(r for r in history.reviews if r[1] <= self.now)
+            left_out[FUTURE] += len(history.reviews) - len(usable)
+            if usable:
+                sources.append((history._replace(reviews=usable), len(usable)))
+        best: dict[tuple[int, Direction], _Candidate] = {}
+        for source, length in sources:
+            landed = self.landing.words.get(source.word_id)
+            if landed is None:
+                left_out[UNPLACED] += 1
+                continue
+            key = (landed[0], source.direction)
+            if key in self.existing.cards:
+                left_out[KEPT] += 1
+                continue
+            if key in best:
+                left_out[DUPLICATE] += 1
+                if length <= best[key].length:
+                    continue
+            best[key] = _Candidate(length, *landed, source.direction, source)
+        return list(best.values())
+
+    def _copy(self, candidate: _Candidate, card: CardItem, card_id: int) -> None:
+        created = card.created_at if card.created_at is not None else self.now
+        updated = card.updated_at if card.updated_at is not None else created
+        progress = Schedule(
+            state=CardState(card.state),
+            step=card.step,
+            stability=card.stability,
+            difficulty=card.difficulty,
+            due=card.due,
+            last_review=card.last_review,
+            reps=card.reps,
+            lapses=card.lapses,
+        )
+        self.plan.cards.append(_card(candidate, card_id, progress, (created, updated)))
+        reviews = self.reviews_of.get(card.id, [])
+        self.plan.reviews.extend(review._replace(card_id=card_id) for review in reviews)
+
+    def _replay(
+        self, candidate: _Candidate, history: CardHistory, retention: float, card_id: int
+    ) -> None:
+        reviews = history.reviews
+        steps = replayed(((rating, at) for rating, at, _ in reviews), retention, card_id)
+        before: Schedule | None = None
+        for (rating, at, duration), after in zip(reviews, steps, strict=True):
+            self.plan.reviews.append(
+                review_values(card_id, int(rating), at, duration, mode=ANKI_MODE, before=before)
+            )
+            before = after
+        stamps = (reviews[0][1], reviews[-1][1])  # first studied, last studied
+        self.plan.cards.append(_card(candidate, card_id, steps[-1], stamps))
+
+    def _options(self) -> None:
+        """A merge fills only folders without options of their own; a replace takes the
+        file's."""
+        plan = self.plan
+        plan.replace_options = self.mode == "replace"
+        taken = set() if plan.replace_options else set(self.existing.options)
+        for item in self.study.options:
+            folder = None if item.folder_id is None else self.landing.folders[item.folder_id]
+            if (folder or COLLECTION) in taken:
+                continue
+            taken.add(folder or COLLECTION)
+            created = item.created_at if item.created_at is not None else self.now
+            updated = item.updated_at if item.updated_at is not None else created
+            options = item.options.model_dump(exclude_none=True)
+            plan.options.append(options_row(folder, options, created, updated))
+
+
+def _card(
+    candidate: _Candidate, card_id: int, progress: Schedule, stamps: tuple[int, int]
+) -> CardValues:
+    return card_values(
+        card_id,
+        candidate.word_id,
+        candidate.folder_id,
+        candidate.direction,
+        progress,
+        stamps=stamps,
+    )
+
+
+def _retention(new_folders: Sequence[Mapping[str, Any]], existing: Existing) -> dict[int, float]:
+    """Each folder's retention; a new folder inherits its parent's, as the app's options do."""
+    retention = dict(existing.retention)
+    for row in new_folders:
+        retention[row["id"]] = retention.get(row["parent_id"], existing.base_retention)
+    return retention
