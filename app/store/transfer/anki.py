@@ -6,7 +6,8 @@ compressed with zstd, which cannot be read here; such packages carry a stand-in
 `collection.anki2` whose only note asks to update Anki. Both cases get a message that says how
 to export in the older format. `Parent::Child` deck names become nested folders; a note's
 first field is the term, the lines of its second field the meanings, and any other fields and
-tags go into the word's notes. Media files are counted, never read.
+tags go into the word's notes. The review log comes along as study histories
+(app.store.transfer.anki_history). Media files are counted, never read.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from app.domain import MEANING_MAX, MEANINGS_MAX, NAME_MAX, TEXT_MAX, InvalidInput
 from app.store.transfer import MAX_COLLECTION_BYTES
+from app.store.transfer.anki_history import read_histories
 from app.store.transfer.builder import WorkspaceBuilder
 from app.store.transfer.foreign import open_foreign, require_tables, tables
 from app.store.transfer.html_text import html_to_text
@@ -52,7 +54,8 @@ def parse_anki(name: str, data: bytes) -> Steps[ParsedImport]:
         if chosen == LEGACY and (COMPRESSED in members or _is_update_stub(conn)):
             raise InvalidInput(NEWER_FORMAT)
         builder = WorkspaceBuilder("Default")
-        yield from _read_notes(conn, builder)
+        word_of_note = yield from _read_notes(conn, builder)
+        study = yield from read_histories(conn, word_of_note, _cloze_models(conn), builder.remarks)
     except sqlite3.Error as exc:
         raise InvalidInput(f"This {WHAT} is damaged and cannot be read ({exc}).") from exc
     finally:
@@ -62,7 +65,7 @@ def parse_anki(name: str, data: bytes) -> Steps[ParsedImport]:
         builder.remarks.append(f"{media:,} media file{'s' if media != 1 else ''} ignored.")
     if not builder.words:
         raise InvalidInput(f"This {WHAT} has no notes Lexical can import.")
-    return builder.parsed(name, "anki", "Note")
+    return builder.parsed(name, "anki", "Note", study)
 
 
 def _is_update_stub(conn: sqlite3.Connection) -> bool:
@@ -70,19 +73,25 @@ def _is_update_stub(conn: sqlite3.Connection) -> bool:
     return len(rows) == 1 and UPDATE_NOTE in str(rows[0][0]).casefold()
 
 
-def _read_notes(conn: sqlite3.Connection, builder: WorkspaceBuilder) -> Steps[None]:
+def _read_notes(conn: sqlite3.Connection, builder: WorkspaceBuilder) -> Steps[dict[int, int]]:
+    """Add a word per note; returns note id -> word id (the note's number in the file) for the
+    notes that became words, which their cards' histories follow."""
     decks = _deck_paths(conn)
     fields = _field_names(conn)
     total = int(conn.execute("SELECT count(*) FROM notes").fetchone()[0])
     rows = conn.execute(
-        "SELECT n.mid, n.flds, n.tags, (SELECT CASE WHEN c.odid THEN c.odid ELSE c.did END "
+        "SELECT n.id, n.mid, n.flds, n.tags, (SELECT CASE WHEN c.odid THEN c.odid ELSE c.did END "
         "FROM cards c WHERE c.nid = n.id ORDER BY c.ord LIMIT 1) FROM notes n ORDER BY n.id"
     )
-    for number, (mid, flds, tags, deck) in enumerate(rows, start=1):
+    word_of_note: dict[int, int] = {}
+    for number, (note, mid, flds, tags, deck) in enumerate(rows, start=1):
         names = fields.get(str(mid), [])
-        builder.word(number, decks.get(str(deck), ["Default"]), note_fields(flds, tags, names))
+        values = {**note_fields(flds, tags, names), "id": number}
+        if builder.word(number, decks.get(str(deck), ["Default"]), values) is not None:
+            word_of_note[note] = number
         if number % CHUNK == 0:
             yield Progress("Reading notes", number, total)
+    return word_of_note
 
 
 def note_fields(flds: Any, tags: Any, names: list[str]) -> dict[str, Any]:
@@ -135,6 +144,13 @@ def _field_names(conn: sqlite3.Connection) -> dict[str, list[str]]:
         mid: [str(f.get("name", "")) for f in model.get("flds", []) if isinstance(f, dict)]
         for mid, model in _col_json(conn, "models")
     }
+
+
+def _cloze_models(conn: sqlite3.Connection) -> set[str]:
+    """Ids of cloze note types, whose second card is the second deletion, not a reverse card.
+    Only older collections say so in plain JSON; newer ones keep it in a protobuf blob, and
+    their cards are taken as standard ones."""
+    return {mid for mid, model in _col_json(conn, "models") if model.get("type") == 1}
 
 
 def _col_json(conn: sqlite3.Connection, column: str) -> Iterator[tuple[str, dict[str, Any]]]:

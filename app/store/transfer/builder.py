@@ -10,7 +10,14 @@ from pydantic import ValidationError
 from app.domain import check_name, user_message
 from app.store.bulk import shown
 from app.store.transfer import MAX_DEPTH, MAX_FOLDERS, SourceKind
-from app.store.transfer.model import FolderItem, ParsedImport, SkippedRow, WordItem, Workspace
+from app.store.transfer.model import (
+    FolderItem,
+    ParsedImport,
+    SkippedRow,
+    StudyData,
+    WordItem,
+    Workspace,
+)
 
 
 class RowProblemError(ValueError):
@@ -56,29 +63,34 @@ class WorkspaceBuilder:
         self.folders.append(folder)
         return folder.id
 
-    def word(self, line: int, folder_names: list[str], fields: dict[str, Any]) -> None:
-        """Add a word from `fields` (term, meanings, notes, lang, color) or skip it; its folder
-        is made only once the word itself is known to be good."""
+    def word(self, line: int, folder_names: list[str], fields: dict[str, Any]) -> WordItem | None:
+        """Add a word from `fields` (term, meanings, notes, lang, color) or skip it (None); its
+        folder is made only once the word itself is known to be good."""
         known = self._known_folder(folder_names)
         try:
             word = WordItem.model_validate({**fields, "folder_id": known or 1, "line": line})
             if known is None:
                 word = word.model_copy(update={"folder_id": self.folder(folder_names)})
-            self.words.append(word)
         except RowProblemError as exc:
             self.skip(line, fields.get("term", ""), str(exc))
+            return None
         except ValidationError as exc:
             self.skip(line, fields.get("term", ""), user_message(exc))
+            return None
+        self.words.append(word)
+        return word
 
     def skip(self, line: int, term: Any, reason: str) -> None:
         text = term if isinstance(term, str) else ""
         self.skipped.append(SkippedRow(line=line, term=shown(text), reason=reason))
 
-    def parsed(self, name: str, kind: SourceKind, item_label: str) -> ParsedImport:
+    def parsed(
+        self, name: str, kind: SourceKind, item_label: str, study: StudyData | None = None
+    ) -> ParsedImport:
         return ParsedImport(
             name=name,
             kind=kind,
-            workspace=Workspace(folders=self.folders, words=self.words),
+            workspace=Workspace(folders=self.folders, words=self.words, study=study),
             item_label=item_label,
             skipped=self.skipped,
             remarks=self.remarks,

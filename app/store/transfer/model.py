@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 from app.domain import Colour, Emoji, Lang, Meanings, Name, Text
 from app.store.transfer import MAX_ID, MAX_TIMESTAMP, Mode, SourceKind
 from app.study.model import DAY_MS, Direction, Rating, StudyOptions
+from app.study.model import Progress as Schedule
 
 Id = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
 Timestamp = Annotated[StrictInt, Field(ge=0, le=MAX_TIMESTAMP)]
@@ -141,7 +142,9 @@ class StudyData:
     options: list[OptionsItem] = field(default_factory=list)
     histories: list[CardHistory] = field(default_factory=list)
     left_out: Counter[Reason] = field(default_factory=Counter)
-    remarks: list[str] = field(default_factory=list)  # e.g. suspended cards kept their history
+    # Replays by (word id, direction, reviews, retention): the preview fills it and the import,
+    # which plans again, reuses it. Replaying is most of the work, and the import blocks the page.
+    replays: dict[tuple[int, Direction, int, float], list[Schedule]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -56,9 +56,12 @@ class StudyPlan:
     @property
     def notes(self) -> list[str]:
         """What stayed behind and why, as one sentence (none when everything came along)."""
+        # Reviews before cards, the most frequent reason first, so the sentence reads the same
+        # whatever order the file listed things in.
+        counted = sorted(self.left_out.items(), key=lambda item: (item[0][0] != "review", -item[1]))
         parts = [
             f"{count:,} {noun}{'' if count == 1 else 's'} {rest}"
-            for (noun, rest), count in self.left_out.items()
+            for (noun, rest), count in counted
             if count
         ]
         return [f"Left out of the study history: {'; '.join(parts)}."] if parts else []
@@ -175,7 +178,11 @@ class _Planner:
         self, candidate: _Candidate, history: CardHistory, retention: float, card_id: int
     ) -> None:
         reviews = history.reviews
-        steps = replayed(((rating, at) for rating, at, _ in reviews), retention, card_id)
+        key = (history.word_id, history.direction, len(reviews), retention)
+        steps = self.study.replays.get(key)
+        if steps is None:
+            steps = replayed(((rating, at) for rating, at, _ in reviews), retention, card_id)
+            self.study.replays[key] = steps
         before: Schedule | None = None
         for (rating, at, duration), after in zip(reviews, steps, strict=True):
             self.plan.reviews.append(

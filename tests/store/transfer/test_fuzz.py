@@ -1,5 +1,6 @@
 """Any bytes under any name either import or are refused with InvalidInput: no other exception,
-however the file was mangled (random bytes, or a valid export with bytes changed or cut)."""
+however the file was mangled (random bytes, or a valid export with bytes changed or cut). What
+reads can also be planned against a workspace: a damaged study history must not fail later."""
 
 from __future__ import annotations
 
@@ -7,23 +8,39 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.domain import InvalidInput
-from tests.anki_decks import sample_deck
-from tests.store.transfer.workspaces import parse, sample_store
+from tests.anki_decks import card_ids, sample_deck, with_revlog
+from tests.store.transfer.studied import studied_store
+from tests.store.transfer.workspaces import parse, preview, sample_store
 
 NAMES = st.sampled_from(["x.json", "x.csv", "x.tsv", "x.txt", "x.apkg", "x.sqlite", "x.bin"])
+
+
+def _deck_with_history() -> bytes:
+    deck = sample_deck()
+    reviews = [
+        (1_690_000_000_000 + n, card, 3, 5_000, 0) for n, card in enumerate(card_ids(deck).values())
+    ]
+    return with_revlog(deck, reviews)
+
+
+TARGET = studied_store()
 VALID = {
-    "x.json": sample_store().export("json"),
-    "x.sqlite": sample_store().export("sqlite"),
+    "x.json": studied_store().export("json"),
+    "x.sqlite": studied_store().export("sqlite"),
     "x.csv": sample_store().export("csv"),
     "x.apkg": sample_deck(),
+    "history.apkg": _deck_with_history(),
 }
 
 
 def _survives(name: str, data: bytes) -> None:
     try:
-        parse(name, data)
+        parsed = parse(name, data)
     except InvalidInput as exc:
         assert exc.message.strip()
+        return
+    for mode in parsed.modes:
+        preview(TARGET, parsed, mode)
 
 
 @settings(max_examples=150, deadline=None)
