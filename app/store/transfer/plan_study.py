@@ -17,14 +17,14 @@ along and under which ids, worked out with the rest of the plan (app.store.trans
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from app.store.study_queries import COLLECTION
 from app.store.transfer import Mode
-from app.store.transfer.model import CardHistory, CardItem, Reason, ReviewItem, StudyData
+from app.store.transfer.model import CardHistory, CardItem, Reason, StudyData
 from app.store.transfer.read import Existing
 from app.store.transfer.steps import CHUNK, Progress, Steps
 from app.store.transfer.study_rows import (
@@ -101,15 +101,13 @@ class _Planner:
     mode: Mode
     now: int
     plan: StudyPlan = field(default_factory=StudyPlan)
-    reviews_of: dict[int, list[ReviewItem]] = field(default_factory=lambda: defaultdict(list))
 
     def run(self) -> Steps[StudyPlan]:
         self.plan.left_out.update(self.study.left_out)
-        for review in self.study.reviews:
-            self.reviews_of[review.card_id].append(review)
         chosen = self._choose()
         retention = _retention(self.landing.new_folders, self.existing)
         next_id = self.existing.next_card_id
+        copied: dict[int, int] = {}  # file card id -> card id here
         total = sum(c.length for c in chosen)
         done = reported = 0
         for candidate in chosen:
@@ -120,20 +118,26 @@ class _Planner:
                 card_id, next_id = next_id, next_id + 1
             if isinstance(source, CardItem):
                 self._copy(candidate, source, card_id)
+                copied[source.id] = card_id
             else:
                 self._replay(candidate, source, retention[candidate.folder_id], card_id)
             done += candidate.length
             if done - reported >= CHUNK:
                 reported = done
                 yield Progress("Rebuilding study progress", done, total)
+        # In the file's order, so the log reads in the order it was written.
+        self.plan.reviews.extend(
+            r._replace(card_id=copied[r.card_id]) for r in self.study.reviews if r.card_id in copied
+        )
         self._options()
         return self.plan
 
     def _choose(self) -> list[_Candidate]:
         """One card per word and direction here: the longest history of those landing there."""
         left_out = self.plan.left_out
+        reviews_of = Counter(review.card_id for review in self.study.reviews)
         sources: list[tuple[CardItem | CardHistory, int]] = [
-            (card, len(self.reviews_of.get(card.id, ()))) for card in self.study.cards
+            (card, reviews_of[card.id]) for card in self.study.cards
         ]
         for history in self.study.histories:
             usable = tuple(r for r in history.reviews if r[1] <= self.now)
@@ -171,8 +175,6 @@ class _Planner:
             lapses=card.lapses,
         )
         self.plan.cards.append(_card(candidate, card_id, progress, (created, updated)))
-        reviews = self.reviews_of.get(card.id, [])
-        self.plan.reviews.extend(review._replace(card_id=card_id) for review in reviews)
 
     def _replay(
         self, candidate: _Candidate, history: CardHistory, retention: float, card_id: int

@@ -1,5 +1,5 @@
-"""Study progress for the transfer tests: grades given the way the study screen gives them, and
-a store's cards, reviews and options read back in a form that ignores ids."""
+"""Study progress for the transfer tests: a store with grades and options, and a store's cards,
+reviews and options read back in a form that ignores ids."""
 
 from __future__ import annotations
 
@@ -7,31 +7,9 @@ import json
 import sqlite3
 from typing import Any
 
-from app.domain import WordId
 from app.store import Store
-from app.study.model import DAY_MS, MINUTE_MS, Direction, Rating, StudyOptions
-from app.study.scheduler import outcomes
-from tests.store.transfer.workspaces import sample_store
-
-START = 1_690_000_000_000  # before the test stores' clock, so every review is in the past
-
-
-def grade(
-    store: Store, word_id: int, direction: Direction, rating: Rating, at: int, *, seconds: int = 4
-) -> None:
-    """One grade as a session gives it: the outcome shown, then applied at `at`."""
-    card = store.study.card((WordId(word_id), direction))
-    outcome = outcomes(card.progress, at, 0.9, card.card_id or 0)[rating]
-    store.study.grade(
-        None,
-        card,
-        rating,
-        outcome.applied_at(at),
-        at=at,
-        duration_ms=seconds * 1000,
-        mode="typing",
-        next_card=None,
-    )
+from app.study.model import DAY_MS, MINUTE_MS, Rating, StudyOptions
+from tests.store.transfer.workspaces import START, grade, sample_store
 
 
 def studied_store() -> Store:

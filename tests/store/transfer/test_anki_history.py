@@ -18,8 +18,8 @@ from app.study.model import DAY_MS, MINUTE_MS, CardState, Rating, StudyOptions
 from app.study.scheduler import replay, replayed
 from tests.anki_decks import REVERSED, card_ids, edit_collection, make_apkg, with_revlog
 from tests.store.helpers import make_store
-from tests.store.transfer.studied import grade, study_rows
-from tests.store.transfer.workspaces import parse, preview
+from tests.store.transfer.studied import study_rows
+from tests.store.transfer.workspaces import grade, parse, preview
 
 T = 1_690_000_000_000  # 2023-07-22, before the test stores' clock (2023-11-14)
 SPANISH = {"Spanish": [(["perro", "dog"], []), (["gato", "cat"], [])]}

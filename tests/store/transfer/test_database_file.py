@@ -43,7 +43,7 @@ def test_the_export_is_a_lexical_database_at_the_current_schema() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(specs())
+@given(specs(study=True))
 def test_sqlite_round_trip_property(spec: Spec) -> None:
     original = build(spec)
     restored = make_store()

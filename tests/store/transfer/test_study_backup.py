@@ -13,8 +13,15 @@ from app.store import Store
 from app.store.transfer.model import REVIEW_FIELDS
 from app.study.model import DAY_MS, Rating, StudyOptions
 from tests.store.helpers import assert_index_in_sync, dump, make_store
-from tests.store.transfer.studied import START, grade, studied_store, study_rows
-from tests.store.transfer.workspaces import assert_refused, parse, preview, sample_store
+from tests.store.transfer.studied import studied_store, study_rows
+from tests.store.transfer.workspaces import (
+    START,
+    assert_refused,
+    grade,
+    parse,
+    preview,
+    sample_store,
+)
 
 
 def _document(store: Store) -> dict[str, Any]:

@@ -1,10 +1,11 @@
 """Random workspaces for the import/export tests, built through the Store API so they hold only
-what the app itself can make (names with slashes and backslashes, accents, emoji, colours)."""
+what the app itself can make (names with slashes and backslashes, accents, emoji, colours,
+grades given as the study screen gives them, study options)."""
 
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 from hypothesis import strategies as st
@@ -17,12 +18,15 @@ from app.domain import (
     NewFolder,
     NewNote,
     NewWord,
+    WordId,
 )
 from app.store import Store
 from app.store.transfer import Mode, read_import
 from app.store.transfer.model import ParsedImport
 from app.store.transfer.plan import PlanSummary
 from app.store.transfer.steps import run_steps
+from app.study.model import MINUTE_MS, Direction, Rating, StudyOptions
+from app.study.scheduler import outcomes
 from tests.store.helpers import dump, make_store
 
 # One line, no control characters; slashes and backslashes test the CSV path escaping.
@@ -35,6 +39,25 @@ LINE = (
 )
 TEXT = st.lists(st.sampled_from([*'ab é,;"\n\t', "\r\n"]), max_size=20).map("".join)
 LANGS = st.sampled_from(["", "en", "es-MX", "zh-Hant-TW"])
+START = 1_690_000_000_000  # before the test stores' clock, so every review is in the past
+
+
+def grade(
+    store: Store, word_id: int, direction: Direction, rating: Rating, at: int, *, seconds: int = 4
+) -> None:
+    """One grade as a session gives it: the outcome shown, then applied at `at`."""
+    card = store.study.card((WordId(word_id), direction))
+    outcome = outcomes(card.progress, at, 0.9, card.card_id or 0)[rating]
+    store.study.grade(
+        None,
+        card,
+        rating,
+        outcome.applied_at(at),
+        at=at,
+        duration_ms=seconds * 1000,
+        mode="typing",
+        next_card=None,
+    )
 
 
 @dataclass(frozen=True)
@@ -44,9 +67,11 @@ class Spec:
         tuple[int, str, list[str], str, str, str]
     ]  # folder, term, meanings, notes, lang, colour
     notes: list[tuple[int, str, str]]  # folder index, title, body
+    grades: list[tuple[int, Direction, Rating]] = field(default_factory=list)  # word index
+    options: list[tuple[int | None, float]] = field(default_factory=list)  # folder, retention
 
 
-def specs(*, notes: bool = True) -> st.SearchStrategy[Spec]:
+def specs(*, notes: bool = True, study: bool = False) -> st.SearchStrategy[Spec]:
     folder = st.tuples(
         LINE,
         st.one_of(st.none(), st.integers(0, 8)),
@@ -57,11 +82,17 @@ def specs(*, notes: bool = True) -> st.SearchStrategy[Spec]:
         st.integers(0, 8), LINE, st.lists(LINE, max_size=3), TEXT, LANGS, st.sampled_from(COLOURS)
     )
     note = st.tuples(st.integers(0, 8), LINE, TEXT)
+    grade_ = st.tuples(
+        st.integers(0, 12), st.sampled_from(["forward", "reverse"]), st.sampled_from(Rating)
+    )
+    option = st.tuples(st.one_of(st.none(), st.integers(0, 8)), st.sampled_from([0.8, 0.9, 0.95]))
     return st.builds(
         Spec,
         st.lists(folder, max_size=8),
         st.lists(word, max_size=12),
         st.lists(note, max_size=4) if notes else st.just([]),
+        st.lists(grade_, max_size=10) if study else st.just([]),
+        st.lists(option, max_size=3) if study else st.just([]),
     )
 
 
@@ -93,6 +124,15 @@ def build(spec: Spec) -> Store:
             )
     for index, title, body in spec.notes:
         store.add_note(NewNote(folder_id=ids[index % len(ids)], title=title, body=body))
+    words = [w.id for f in ids for w in store.words(f)]
+    for number, (index, direction, rating) in enumerate(spec.grades):
+        if words:  # an hour apart, so each card's grades come in time order
+            grade(
+                store, words[index % len(words)], direction, rating, START + number * 60 * MINUTE_MS
+            )
+    for folder, retention in spec.options:
+        target = None if folder is None else ids[folder % len(ids)]
+        store.study.set_options(target, StudyOptions(retention=retention))
     return store
 
 
