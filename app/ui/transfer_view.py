@@ -38,8 +38,9 @@ def transfer_dialog(accept: str) -> El:
         ),
         _part(
             "Export",
-            "Download your whole collection (folders, words and notes) to keep a copy or "
-            "move it elsewhere. Settings and API keys are never included.",
+            "Download your whole collection (folders, words, notes and study progress; the "
+            "CSV holds words only) to keep a copy or move it elsewhere. Settings and API keys "
+            "are never included.",
             h(
                 "div",
                 {"class": "export-buttons"},
@@ -158,6 +159,7 @@ def details_view(parsed: ParsedImport, plan: PlanSummary) -> El:
         "div",
         None,
         h("p", {"class": "preview-summary", "data-role": "transfer-summary"}, sentence(plan)),
+        (h("p", {"class": "meta-line"}, note) for note in plan.study_notes),
         _folders(plan),
         _sample(plan.sample, label),
         _skipped(plan.skipped, plan.skipped_total, label),
@@ -189,11 +191,17 @@ def sentence(plan: PlanSummary) -> str:
     added = _counted(
         (plan.new_folders, "folder"), (plan.new_words, "word"), (plan.new_notes, "note")
     )
+    progress = _progress(plan.cards, plan.reviews)
     if plan.mode == "replace":
         removed = _counted(*zip(plan.removed, ("folder", "word", "note"), strict=True))
+        if removed and plan.removed_cards:
+            removed += f", with the study progress of {_counted((plan.removed_cards, 'card'))},"
         gone = f" The {removed} here now are removed (Undo brings them back)." if removed else ""
-        return f"Your workspace becomes this file: {added or 'nothing'}.{gone}"
+        brings = f", with {progress}" if progress else ""
+        return f"Your workspace becomes this file: {added or 'nothing'}{brings}.{gone}"
     parts = [f"Adds {added}" if added else "Adds nothing new"]
+    if progress:
+        parts.append(f"brings {progress}")
     if plan.updated_words:
         parts.append(f"updates {_counted((plan.updated_words, 'word'))} with what it adds")
     duplicates = plan.duplicate_words + plan.duplicate_notes
@@ -203,6 +211,14 @@ def sentence(plan: PlanSummary) -> str:
     if problems:
         parts.append(f"leaves out {_counted((problems, 'row'))} with problems")
     return "; ".join(parts) + "."
+
+
+def _progress(cards: int, reviews: int) -> str:
+    """ "the study progress of 3 cards (120 reviews)", or nothing when no card comes along."""
+    if not cards:
+        return ""
+    log = f" ({_counted((reviews, 'review'))})" if reviews else ""
+    return f"the study progress of {_counted((cards, 'card'))}{log}"
 
 
 def _counted(*counts: tuple[int, str]) -> str:

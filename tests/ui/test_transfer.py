@@ -11,6 +11,9 @@ from app.store.transfer.steps import run_steps
 from app.ui.controller import Controller
 from app.ui.nodes import El, find_all, text_content
 from app.ui.update import Update
+from tests.anki_decks import card_ids, make_apkg, with_revlog
+from tests.store.transfer.studied import studied_store
+from tests.store.transfer.workspaces import parse
 
 
 def make() -> Controller:
@@ -100,6 +103,36 @@ def test_a_backup_offers_merge_or_replace_with_what_each_does() -> None:
     assert "Replace my workspace" in text_content(details)
     ui.dispatch("transfer-apply", None, {"mode": "replace"})
     assert [f.name for f in ui.store.folders()] == ["Spanish"]
+
+
+def test_an_anki_history_says_what_progress_comes_and_what_stays_behind() -> None:
+    ui = make()
+    package = make_apkg({"Spanish": [(["perro", "dog"], []), (["gato", "cat"], [])]})
+    ids = card_ids(package)
+    start = 1_690_000_000_000
+    reviews = [
+        (start, ids[("perro", 0)], 3, 5_000, 0),
+        (start + 1, ids[("perro", 0)], 3, 5_000, 1),
+        (start + 2, ids[("gato", 0)], 0, 0, 4),  # a manual reschedule
+    ]
+    data = with_revlog(package, reviews, queues={ids[("perro", 0)]: (2, -1)})
+    text = text_content(preview(ui, "deck.apkg", data))
+    assert "Adds 1 folder and 2 words; brings the study progress of 1 card (2 reviews)." in text
+    assert "1 card is suspended or buried in Anki: its history comes along" in text
+    assert "Left out of the study history: 1 review that only rescheduled a card by hand." in text
+    update = ui.dispatch("transfer-apply", None, {"mode": "merge"})
+    assert update.toast is not None and "(2 reviews)" in update.toast
+
+
+def test_replacing_a_studied_workspace_says_its_progress_goes_too() -> None:
+    ui = make()
+    ui.store.import_parsed(parse("s.json", studied_store().export("json")), "replace")
+    form = preview(ui, "backup.json", studied_store().export("json"))
+    assert (
+        "Replace: Your workspace becomes this file: 2 folders, 2 words and 1 note, with the "
+        "study progress of 2 cards (4 reviews). The 2 folders, 2 words and 1 note, with the "
+        "study progress of 2 cards, here now are removed (Undo brings them back)."
+    ) in text_content(form)
 
 
 def test_a_hostile_file_is_a_message_and_nothing_changes() -> None:
