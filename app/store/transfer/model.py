@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Annotated, Literal, NamedTuple
+from typing import Annotated, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
@@ -31,6 +31,21 @@ Difficulty = Annotated[StrictFloat, Field(ge=1, le=10, allow_inf_nan=False)]
 
 class _Item(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Stamped(Protocol):
+    @property
+    def created_at(self) -> int | None: ...
+
+    @property
+    def updated_at(self) -> int | None: ...
+
+
+def stamps(item: _Stamped, now: int) -> tuple[int, int]:
+    """An item's (created, updated) times: a missing creation time is the import's, a missing
+    update time the creation time."""
+    created = item.created_at if item.created_at is not None else now
+    return created, item.updated_at if item.updated_at is not None else created
 
 
 class FolderItem(_Item):

@@ -25,6 +25,7 @@ from app.store.transfer.model import (
     SkippedRow,
     WordItem,
     _Result,
+    stamps,
 )
 from app.store.transfer.plan_study import Landing, StudyPlan, plan_study
 from app.store.transfer.read import Existing, ExistingWord
@@ -109,10 +110,6 @@ class _Builder:
     def keep_ids(self) -> bool:
         return self.mode == "replace"
 
-    def stamps(self, item: FolderItem | WordItem | NoteItem) -> tuple[int, int]:
-        created = item.created_at if item.created_at is not None else self.now
-        return created, item.updated_at if item.updated_at is not None else created
-
 
 def plan_import(parsed: ParsedImport, existing: Existing, mode: Mode, now: int) -> Steps[Plan]:
     """Work out the import of `parsed` into `existing`; `now` stamps rows without timestamps."""
@@ -185,7 +182,7 @@ def _place_folder(b: _Builder, folder: FolderItem) -> None:
     b.existing.folders[key] = new_id
     b.target[folder.id] = new_id
     b.paths[new_id] = shown
-    created, updated = b.stamps(folder)
+    created, updated = stamps(folder, b.now)
     b.folder_rows.append(
         {
             "id": new_id,
@@ -230,8 +227,7 @@ def _place_word(
             word_id = b.existing.next_word_id
             b.existing.next_word_id += 1
         b.word_at[key] = word_id
-        created, updated = b.stamps(word)
-        b.word_rows.append(_word_row(word, word_id, folder, (created, updated)))
+        b.word_rows.append(_word_row(word, word_id, folder, stamps(word, b.now)))
         outcome = "add"
     seen.setdefault(key, line)
     landed = b.word_at[key]
@@ -297,7 +293,7 @@ def _place_note(b: _Builder, note: NoteItem) -> None:
     if key in b.existing.notes:
         b.duplicate_notes += 1
         return
-    created, updated = b.stamps(note)
+    created, updated = stamps(note, b.now)
     row: Row = {
         "folder_id": folder,
         "title": note.title,

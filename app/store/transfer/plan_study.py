@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from app.store.study_queries import COLLECTION
 from app.store.transfer import Mode
-from app.store.transfer.model import CardHistory, CardItem, Reason, StudyData
+from app.store.transfer.model import CardHistory, CardItem, Reason, StudyData, stamps
 from app.store.transfer.read import Existing
 from app.store.transfer.steps import CHUNK, Progress, Steps
 from app.store.transfer.study_rows import (
@@ -162,8 +162,6 @@ class _Planner:
         return list(best.values())
 
     def _copy(self, candidate: _Candidate, card: CardItem, card_id: int) -> None:
-        created = card.created_at if card.created_at is not None else self.now
-        updated = card.updated_at if card.updated_at is not None else created
         progress = Schedule(
             state=CardState(card.state),
             step=card.step,
@@ -174,7 +172,7 @@ class _Planner:
             reps=card.reps,
             lapses=card.lapses,
         )
-        self.plan.cards.append(_card(candidate, card_id, progress, (created, updated)))
+        self.plan.cards.append(_card(candidate, card_id, progress, stamps(card, self.now)))
 
     def _replay(
         self, candidate: _Candidate, history: CardHistory, retention: float, card_id: int
@@ -191,8 +189,8 @@ class _Planner:
                 review_values(card_id, int(rating), at, duration, mode=ANKI_MODE, before=before)
             )
             before = after
-        stamps = (reviews[0][1], reviews[-1][1])  # first studied, last studied
-        self.plan.cards.append(_card(candidate, card_id, steps[-1], stamps))
+        studied = (reviews[0][1], reviews[-1][1])  # created when first studied
+        self.plan.cards.append(_card(candidate, card_id, steps[-1], studied))
 
     def _options(self) -> None:
         """A merge fills only folders without options of their own; a replace takes the
@@ -205,14 +203,12 @@ class _Planner:
             if (folder or COLLECTION) in taken:
                 continue
             taken.add(folder or COLLECTION)
-            created = item.created_at if item.created_at is not None else self.now
-            updated = item.updated_at if item.updated_at is not None else created
             options = item.options.model_dump(exclude_none=True)
-            plan.options.append(options_row(folder, options, created, updated))
+            plan.options.append(options_row(folder, options, *stamps(item, self.now)))
 
 
 def _card(
-    candidate: _Candidate, card_id: int, progress: Schedule, stamps: tuple[int, int]
+    candidate: _Candidate, card_id: int, progress: Schedule, times: tuple[int, int]
 ) -> CardValues:
     return card_values(
         card_id,
@@ -220,7 +216,7 @@ def _card(
         candidate.folder_id,
         candidate.direction,
         progress,
-        stamps=stamps,
+        stamps=times,
     )
 
 
