@@ -13,11 +13,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Annotated, Literal, NamedTuple, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationInfo,
+    field_validator,
+)
 
 from app.domain import Colour, Emoji, Lang, Meanings, Name, Text
 from app.store.transfer import MAX_ID, MAX_TIMESTAMP, Mode, SourceKind
-from app.study.model import DAY_MS, Direction, Rating, StudyOptions
+from app.study.model import DAY_MS, CardState, Direction, Rating, StudyOptions
 from app.study.model import Progress as Schedule
 
 Id = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
@@ -27,6 +36,7 @@ Step = Annotated[StrictInt, Field(ge=0, le=1_000)]
 # py-fsrs keeps stability above 0 and difficulty within 1..10; anything else was not written by it.
 Stability = Annotated[StrictFloat, Field(gt=0, allow_inf_nan=False)]
 Difficulty = Annotated[StrictFloat, Field(ge=1, le=10, allow_inf_nan=False)]
+LEARNING_STATES = (CardState.LEARNING, CardState.RELEARNING)
 
 
 class _Item(BaseModel):
@@ -97,6 +107,14 @@ class CardItem(_Item):
     created_at: Timestamp | None = None
     updated_at: Timestamp | None = None
 
+    @field_validator("step")
+    @classmethod
+    def _learning_has_a_step(cls, step: int | None, info: ValidationInfo) -> int | None:
+        # The scheduler cannot move a (re)learning card on without knowing its step.
+        if step is None and info.data.get("state") in LEARNING_STATES:
+            raise ValueError("is required for a card in (re)learning")
+        return step
+
 
 class ReviewItem(NamedTuple):
     """One grade of the review log, with the card's schedule as it was before (state 0: new).
@@ -115,6 +133,15 @@ class ReviewItem(NamedTuple):
     difficulty_before: Difficulty | None
     due_before: Timestamp | None
     last_review_before: Timestamp | None
+
+    def schedule_fits(self) -> bool:
+        """Whether the schedule kept before the grade is one a grade could have left: none
+        for a new card, else stability, difficulty and due (and a step while learning)."""
+        kept = (self.stability_before, self.difficulty_before, self.due_before)
+        if self.state_before == CardState.NEW:
+            return all(v is None for v in (*kept, self.step_before, self.last_review_before))
+        learning = self.state_before in LEARNING_STATES
+        return None not in kept and (self.step_before is not None or not learning)
 
 
 REVIEW_FIELDS: tuple[str, ...] = ReviewItem._fields

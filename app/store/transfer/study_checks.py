@@ -51,6 +51,11 @@ def build_study(
                 f"This {source} cannot be imported: review {number:,} is of card "
                 f"{review.card_id}, which is not in the file."
             )
+        if not review.schedule_fits():
+            raise InvalidInput(
+                f"This {source} cannot be imported: review {number:,} keeps a schedule from "
+                "before it that does not fit the state it names."
+            )
     _check_options(options, folder_ids, source)
     return StudyData(cards=cards, reviews=reviews, options=options)
 
