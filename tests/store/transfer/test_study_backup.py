@@ -10,6 +10,8 @@ import pytest
 
 from app.domain import NewFolder, NewWord
 from app.store import Store
+from app.store.db import Database
+from app.store.migrations import migrate
 from app.store.transfer.model import REVIEW_FIELDS
 from app.study.model import DAY_MS, Rating, StudyOptions
 from tests.store.helpers import assert_index_in_sync, dump, make_store
@@ -227,11 +229,11 @@ def test_bad_study_items_refuse_the_backup(data: bytes, message: str) -> None:
 
 
 def test_a_database_from_before_study_progress_has_none() -> None:
-    store = sample_store()
-    store._db.execute("PRAGMA user_version = 3")
-    for trigger in ("word_card_moved", "word_card_deleted", "folder_options_deleted"):
-        store._db.execute(f"DROP TRIGGER {trigger}")
-    for table in ("review", "card", "study_options", "study_session"):
-        store._db.execute(f"DROP TABLE {table}")
-    parsed = parse("old.sqlite", store.snapshot())
-    assert parsed.workspace.study is None and len(parsed.workspace.words) == 2
+    db = Database.open()
+    migrate(db, target=3)
+    db.execute(
+        "INSERT INTO folder (id, parent_id, name, name_key, created_at, updated_at) "
+        "VALUES (1, NULL, 'Old', 'old', 5, 6)"
+    )
+    parsed = parse("old.sqlite", db.serialize())
+    assert parsed.workspace.study is None and [f.name for f in parsed.workspace.folders] == ["Old"]
