@@ -33,6 +33,8 @@ MAX_DEPTH = 64  # folder nesting
 MAX_TIMESTAMP = 253_402_300_799_999  # 9999-12-31 in milliseconds
 MAX_ID = 2**53 - 1  # ids stay exact in JavaScript numbers too
 
+ZIP_MAGIC = b"PK\x03\x04"  # how an Anki package (a zip archive) starts
+
 # What each export is called and how it is served: (file name suffix, media type).
 EXPORT_FILES: dict[ExportKind, tuple[str, str]] = {
     "json": ("backup.json", "application/json"),
@@ -44,6 +46,12 @@ SUPPORTED = (
     "Lexical imports JSON backups (.json), Lexical databases (.sqlite, .db), word lists "
     "(.csv, .tsv, .txt) and Anki decks (.apkg, .colpkg)."
 )
+
+
+def may_replay_history(data: bytes) -> bool:
+    """Whether reading `data` may replay a review history through the scheduler (py-fsrs,
+    which the browser loads on first use): true for Anki packages."""
+    return data.startswith(ZIP_MAGIC)
 
 
 def read_import(name: str, data: bytes) -> Steps[ParsedImport]:

@@ -36,7 +36,6 @@ from app.store.transfer.study_rows import (
 )
 from app.study.model import CardState, Direction
 from app.study.model import Progress as Schedule
-from app.study.scheduler import replayed
 
 ANKI_MODE = "anki"  # the review mode of an imported Anki review
 FUTURE: Reason = ("review", "dated after today (a clock that ran ahead)")
@@ -181,6 +180,10 @@ class _Planner:
         key = (history.word_id, history.direction, len(reviews), retention)
         steps = self.study.replays.get(key)
         if steps is None:
+            # Only an Anki history needs the scheduler: py-fsrs is loaded on first use in the
+            # browser (app.browser.transfer loads it before reading an Anki package).
+            from app.study.scheduler import replayed  # noqa: PLC0415
+
             steps = replayed(((rating, at) for rating, at, _ in reviews), retention, card_id)
             self.study.replays[key] = steps
         before: Schedule | None = None

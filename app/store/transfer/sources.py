@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from app.domain import InvalidInput
-from app.store.transfer import MAX_FILE_BYTES, SUPPORTED, ExportKind
+from app.store.transfer import MAX_FILE_BYTES, SUPPORTED, ZIP_MAGIC, ExportKind
 from app.store.transfer.anki import parse_anki
 from app.store.transfer.backup import dump_backup, parse_backup
 from app.store.transfer.csv_io import export_csv, parse_csv
@@ -14,8 +14,6 @@ from app.store.transfer.foreign import is_sqlite
 from app.store.transfer.model import ParsedImport
 from app.store.transfer.read import RawWorkspace
 from app.store.transfer.steps import Steps
-
-ZIP_MAGIC = b"PK\x03\x04"
 
 
 def write_export(kind: ExportKind, raw: RawWorkspace, now_ms: int) -> bytes:

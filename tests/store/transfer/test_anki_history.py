@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import genanki
@@ -13,7 +16,7 @@ import pytest
 
 from app.domain import NewFolder
 from app.store import Store
-from app.store.transfer import plan_study
+from app.study import scheduler
 from app.study.model import DAY_MS, MINUTE_MS, CardState, Rating, StudyOptions
 from app.study.scheduler import replay, replayed
 from tests.anki_decks import REVERSED, card_ids, edit_collection, make_apkg, with_revlog
@@ -181,7 +184,7 @@ def test_the_import_reuses_what_the_preview_replayed(monkeypatch: pytest.MonkeyP
         calls.append(1)
         return replayed(*args)
 
-    monkeypatch.setattr(plan_study, "replayed", counted)
+    monkeypatch.setattr(scheduler, "replayed", counted)
     store = make_store()
     parsed = parse("deck.apkg", _deck([*_learned(), *_learned(("gato", 1), shift=1)]))
     assert preview(store, parsed).cards == 2 and len(calls) == 2
@@ -316,3 +319,30 @@ def test_undoing_the_import_also_takes_grades_given_since() -> None:
     store.undo()
     assert store._db.scalar("SELECT count(*) FROM card") == 0
     assert store._db.scalar("SELECT count(*) FROM review") == 0
+
+
+SCHEDULER_LOADED = """
+import sys
+from app.store import Store
+from app.store.transfer import read_import
+from app.store.transfer.steps import run_steps
+from tests.anki_decks import sample_deck
+store = Store.open()
+files = {"b.json": store.export("json"), "w.csv": b"term\\nhola\\n", "d.apkg": sample_deck()}
+for name, data in files.items():
+    run_steps(store.preview_import(run_steps(read_import(name, data)), "merge"))
+print("fsrs" in sys.modules)
+"""
+
+
+def test_only_a_history_to_replay_loads_the_scheduler() -> None:
+    # The browser loads py-fsrs on first use; importing a backup or a deck without a review
+    # log must not need it.
+    result = subprocess.run(
+        [sys.executable, "-c", SCHEDULER_LOADED],
+        cwd=Path(__file__).parents[3],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip() == "False"
