@@ -1,5 +1,6 @@
 """Import / Export through the real page: a JSON backup carried into a fresh browser, a CSV
-imported after its preview and undone, an Anki deck made with genanki, and hostile files."""
+imported after its preview and undone, an Anki deck made with genanki (with and without a
+review history), and hostile files."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from e2e.lexical_ui import (
     wait_saved,
     word_item,
 )
-from tests.anki_decks import newer_format_package, sample_deck
+from tests.anki_decks import card_ids, newer_format_package, sample_deck, with_revlog
 
 ONE_NOTE = "Learn the **phases** in order."
 
@@ -198,6 +199,22 @@ def test_an_anki_deck_becomes_folders_and_words(app: Page, tmp_path: Path) -> No
     )
     expect(word_item(app, "ribosome")).to_contain_text("makes proteins & more")
     expect(tree_link(app, "Spanish")).to_have_accessible_name("Spanish, 1 word")
+
+
+def test_an_anki_review_history_comes_along_before_anything_was_studied(
+    app: Page, tmp_path: Path
+) -> None:
+    # py-fsrs is loaded on first use; reading a deck's history must load it, not fail.
+    package = sample_deck()
+    start = 1_690_000_000_000
+    reviews = [(start + n, card, 3, 4_000, 0) for n, card in enumerate(card_ids(package).values())]
+    deck = tmp_path / "studied.apkg"
+    deck.write_bytes(with_revlog(package, reviews))
+    form = choose_file(open_transfer(app), deck)
+    expect(form).to_contain_text("brings the study progress of 4 cards (4 reviews)")
+    form.get_by_role("button", name="Import").click()
+    expect(dialog(app)).to_be_hidden()
+    expect(toast(app)).to_contain_text("(4 reviews)")
 
 
 def test_hostile_and_unreadable_files_say_why_and_change_nothing(app: Page, tmp_path: Path) -> None:
