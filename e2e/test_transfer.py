@@ -208,10 +208,13 @@ def test_an_anki_review_history_comes_along_before_anything_was_studied(
     package = sample_deck()
     start = 1_690_000_000_000
     reviews = [(start + n, card, 3, 4_000, 0) for n, card in enumerate(card_ids(package).values())]
+    reviews.append((start + 9, reviews[0][1], 0, 0, 4))  # a manual reschedule, left out
     deck = tmp_path / "studied.apkg"
     deck.write_bytes(with_revlog(package, reviews))
     form = choose_file(open_transfer(app), deck)
     expect(form).to_contain_text("brings the study progress of 4 cards (4 reviews)")
+    expect(form).to_contain_text("1 review that only rescheduled a card by hand")
+    screenshot(app, "transfer-anki-history-preview")
     form.get_by_role("button", name="Import").click()
     expect(dialog(app)).to_be_hidden()
     expect(toast(app)).to_contain_text("(4 reviews)")
