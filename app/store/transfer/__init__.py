@@ -1,9 +1,11 @@
-"""Import and export of the whole workspace: JSON backup, SQLite database, CSV word lists and
-Anki decks (see docs/backup-format.md and docs/decisions/006-import-export.md).
+"""Import and export of the whole workspace, study progress included: JSON backup, SQLite
+database, CSV word lists and Anki decks with their review history (see docs/backup-format.md
+and docs/decisions/006-import-export.md, 013-study-history-transfer.md).
 
-This module is the light front door: names, limits and four functions. The readers, planner and
-writers behind them (zipfile, csv, html.parser, pydantic models) load on first use, so the app
-starts without them; that is why the functions import inside their bodies.
+This module is the light front door: names, limits and a few functions. The readers, planner and
+writers behind them (zipfile, csv, html.parser, pydantic models, and py-fsrs for an Anki
+history) load on first use, so the app starts without them; that is why the functions import
+inside their bodies.
 """
 
 from __future__ import annotations
