@@ -211,9 +211,11 @@ _V4_STUDY_TABLES = [
     """CREATE TRIGGER word_card_moved AFTER UPDATE OF folder_id ON word
         WHEN NEW.folder_id IS NOT OLD.folder_id
         BEGIN UPDATE card SET folder_id = NEW.folder_id WHERE word_id = NEW.id; END""",
-    """CREATE TRIGGER word_card_deleted AFTER DELETE ON word BEGIN
-        DELETE FROM review WHERE card_id IN (SELECT id FROM card WHERE word_id = OLD.id);
-        DELETE FROM card WHERE word_id = OLD.id; END""",
+    """CREATE TRIGGER word_card_deleted AFTER DELETE ON word
+        BEGIN DELETE FROM card WHERE word_id = OLD.id; END""",
+    # A card's history goes with it, however the card goes (a word deleted, an undone import).
+    """CREATE TRIGGER card_review_deleted AFTER DELETE ON card
+        BEGIN DELETE FROM review WHERE card_id = OLD.id; END""",
     """CREATE TRIGGER folder_options_deleted AFTER DELETE ON folder
         BEGIN DELETE FROM study_options WHERE id = OLD.id; END""",
 ]
