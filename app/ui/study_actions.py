@@ -1,6 +1,7 @@
 """What the study actions do: start, answer, grade, undo, switch mode and end a session, and
-edit study options. The session engine (and py-fsrs under it) is imported on first use, so the
-first screen never pays for it; the browser loads the scheduler's wheel before the first call.
+edit study options. The session engine (and py-fsrs under it), its view and the options dialog
+are imported on first use, so the first screen never pays for them; the browser loads the
+scheduler's wheel before the first call.
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ from pydantic import ValidationError
 from app.domain import FolderId, InvalidInput, LexicalError
 from app.store import Store
 from app.study.model import MODES, Mode, Rating, StudyOptions
-from app.ui import study_dialogs
 from app.ui.nodes import El
 from app.ui.routes import Route
-from app.ui.study_view import render_study
 from app.ui.update import Update, changed
 
 if TYPE_CHECKING:
@@ -79,6 +78,8 @@ class StudyActions:
         return self.session is not None
 
     def render(self) -> El:
+        from app.ui.study_view import render_study  # noqa: PLC0415 (with the engine, see above)
+
         if not self.resume() or self.session is None:
             raise LexicalError("No study session is open.")
         return render_study(self.session, self.title())
@@ -173,6 +174,8 @@ class StudyActions:
     # --- options ------------------------------------------------------------------------------
 
     def _options(self, folder_id: int | None, _data: Data) -> Update:
+        from app.ui import study_dialogs  # noqa: PLC0415 (not part of the first screen)
+
         store = self._store()
         fid = FolderId(folder_id) if folder_id is not None else None
         options, own = store.study.options_for(fid)
@@ -202,7 +205,9 @@ class StudyActions:
             )
         except ValueError as exc:
             if isinstance(exc, ValidationError):
-                raise InvalidInput(study_dialogs.options_message(exc)) from exc
+                from app.ui.study_dialogs import options_message  # noqa: PLC0415
+
+                raise InvalidInput(options_message(exc)) from exc
             raise InvalidInput("Enter numbers in the number fields.") from exc
         store.study.set_options(fid, options)
         if fid is None and data.get("day_start_hour", "").isdigit():
