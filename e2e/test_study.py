@@ -59,7 +59,8 @@ def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
     expect(counts).to_contain_text("New 5")
 
     # Typing: a forgiving check with a diff, and the suggestion can be overridden.
-    app.get_by_role("group", name="Study mode").get_by_role("button", name="Typing").click()
+    modes = app.get_by_role("group", name="Study mode")
+    modes.get_by_role("button", name="Typing").press("Enter")  # focus it, then Enter
     answer = app.get_by_label("Your answer")
     expect(answer).to_be_focused()
     answer.fill("Kity")
@@ -79,7 +80,7 @@ def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
     assert app.get_by_label("Cards left").inner_text() == before
 
     # Choice: four answers, keys pick one.
-    app.get_by_role("group", name="Study mode").get_by_role("button", name="Choice").click()
+    modes.get_by_role("button", name="Choice").press("Enter")
     choices = app.get_by_role("group", name="Choose the answer")
     expect(choices.get_by_role("button")).to_have_count(4)
     right = choices.get_by_role("button", name="house")
@@ -100,7 +101,7 @@ def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
     wait_saved(app)
 
     # Finish with flashcards, missing one.
-    app.get_by_role("group", name="Study mode").get_by_role("button", name="Flashcards").click()
+    modes.get_by_role("button", name="Flashcards").press("Enter")
     missed = None
     while app.locator("#study-prompt").count():
         word = _prompt(app)
@@ -115,7 +116,8 @@ def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
     expect(summary).to_contain_text("agua")
     screenshot(app, "study-summary")
     # With no AI provider yet, asking the Scholar says what is needed and opens AI settings.
-    summary.get_by_role("button", name="Ask the Scholar about the words I missed").click()
+    ask = summary.get_by_role("button", name="Ask the Scholar about the words I missed")
+    ask.press("Enter")
     expect(app.locator("#toast")).to_contain_text("needs an AI provider")
     expect(dialog(app)).to_be_visible()
     app.keyboard.press("Escape")
@@ -124,7 +126,7 @@ def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
     set_theme(app, "dark")
     screenshot(app, "study-summary-dark")
     problems += violations(app, "study summary dark")
-    summary.get_by_role("button", name="Done").click()
+    summary.get_by_role("button", name="Done").press("Enter")
     expect(app.get_by_role("heading", name="🇪🇸 Spanish")).to_be_visible()
     assert problems == []
 
