@@ -160,3 +160,16 @@ def test_a_tab_that_takes_over_studies_on_its_own_store() -> None:
     ui.dispatch("study-grade", "3")
     assert ui.store.study.db.scalar("SELECT count(*) FROM review") == 2
     assert old.study.db.scalar("SELECT count(*) FROM review") == 1
+
+
+def test_hostile_text_in_a_card_stays_text() -> None:
+    clock = Clock()
+    ui = Controller(Store(Database.open(), clock=clock))
+    hostile = '<img src=x onerror="alert(1)">'
+    folder = folder_with_words(ui.store, "X", [(hostile, [hostile + " meaning"])])
+    go(ui, ui.dispatch("study", str(folder.id), {"mode": "typing"}).navigate)
+    assert prompt(ui) == hostile
+    ui.dispatch("study-answer", None, {"text": hostile + " meanin"})
+    main = ui.render_main()
+    assert not find_all(main, lambda el: el.tag == "img")
+    assert hostile + " meaning" in text_content(main)
