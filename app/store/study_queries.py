@@ -20,6 +20,7 @@ from app.store.results import TreeRow
 from app.study.model import (
     DEFAULT_DAY_START_HOUR,
     DEFAULT_OPTIONS,
+    DIRECTIONS,
     CardKey,
     CardState,
     Direction,
@@ -131,25 +132,52 @@ def learning_cards(
 
 
 def new_queue(
-    db: Database, scope: Scope, options: Mapping[FolderId, StudyOptions], limit: int
+    db: Database,
+    scope: Scope,
+    options: Mapping[FolderId, StudyOptions],
+    limit: int,
+    rows: Sequence[TreeRow],
 ) -> list[CardKey]:
     """Words never studied in a direction their folder studies, oldest first; every forward
     card before any reverse one, so a word's two sides are not asked back to back."""
     queue: list[CardKey] = []
-    for direction in ("forward", "reverse"):
+    for direction in DIRECTIONS:
         if len(queue) >= limit:
             break
         where, params = scope_where(scope, "w")
-        folders = [f for f, o in options.items() if o.studies(direction)]
-        rows = db.execute(
+        folders = _with_new(db, rows, options, direction)
+        found = db.execute(
             f"SELECT w.id FROM word w WHERE {where} AND w.meanings != '[]' "
             f"AND w.folder_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS "
             f"(SELECT 1 FROM card c WHERE c.word_id = w.id AND c.direction = ?) "
             f"ORDER BY w.id LIMIT ?",
             [*params, json.dumps(folders), direction, limit - len(queue)],
         )
-        queue.extend((WordId(r[0]), direction) for r in rows)
+        queue.extend((WordId(r[0]), direction) for r in found)
     return queue
+
+
+def _with_new(
+    db: Database,
+    rows: Sequence[TreeRow],
+    options: Mapping[FolderId, StudyOptions],
+    direction: Direction,
+) -> list[FolderId]:
+    """Folders that study `direction` and may hold a word with no card for it: more words
+    than cards (a superset: some of those words may have no meaning). One count over an index
+    is cheaper than looking for a card of each of 100,000 words when few are new."""
+    cards = dict(
+        db.execute(
+            "SELECT folder_id, count(*) FROM card WHERE direction = ? GROUP BY folder_id",
+            (direction,),
+        ).fetchall()
+    )
+    return [
+        row.folder.id
+        for row in rows
+        if options.get(row.folder.id, DEFAULT_OPTIONS).studies(direction)
+        and row.word_count > cards.get(row.folder.id, 0)
+    ]
 
 
 def done_today(db: Database, scope: Scope, start: int) -> tuple[int, int]:

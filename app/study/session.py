@@ -169,12 +169,11 @@ class StudySession:
         self.options = self.store.study.options_map()
         limits = self.scope_options()
         introduced, reviewed = q.done_today(db, scope, day.start)
+        new_limit = max(limits.new_per_day - introduced, 0)
         reviews = q.review_queue(db, scope, self.options, day.end, now)
         self.queue = Queue(
             reviews=deque(reviews[: max(limits.reviews_per_day - reviewed, 0)]),
-            new=deque(
-                q.new_queue(db, scope, self.options, max(limits.new_per_day - introduced, 0))
-            ),
+            new=deque(q.new_queue(db, scope, self.options, new_limit, self.store.folder_tree())),
             learning=q.learning_cards(db, scope, self.options),
         )
         self.excluded = q.without_meaning(db, scope)

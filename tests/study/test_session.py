@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import Folder, LexicalError
+from app.domain import Folder, LexicalError, NewWord, WordPatch
 from app.store import Store
 from app.store.changes import Changeset
 from app.store.db import Database
@@ -308,3 +308,13 @@ def test_a_grade_survives_the_operation_log() -> None:
         replica.apply_logged(decoded.changes)
     row = replica.study.db.first("SELECT stability, difficulty FROM card")
     assert row is not None and isinstance(row["stability"], float)
+
+
+def test_a_new_word_is_found_beside_a_studied_word_that_lost_its_meaning() -> None:
+    clock, store, folder, session = studying(SPANISH[:1])
+    session.reveal()
+    session.grade(Rating.EASY)
+    store.update_word(store.find_words("perro")[0].id, WordPatch(meanings=[]))
+    store.add_word(NewWord(folder_id=folder.id, term="gato", meanings=["cat"]))
+    again = _start(store, clock, folder.id)
+    assert again.counts.new == 1 and again.turn is not None and again.turn.card.term == "gato"
