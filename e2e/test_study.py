@@ -162,7 +162,11 @@ def test_study_a_search_set_options_and_a_read_only_tab(
 
     # A second tab follows and cannot study: it says why.
     second = open_app(context, base_url)
-    second.get_by_role("button", name="Study", exact=True).first.click()
+    expect(second.get_by_text("Studying is off in this tab")).to_be_visible()
+    for button in second.get_by_role("button", name="Study", exact=True).all():
+        expect(button).to_be_disabled()  # aria-disabled, and the sentence says why
+    focus_outside_fields(second)
+    second.keyboard.press("s")  # the shortcut is refused with the same reason
     expect(second.locator("#toast")).to_contain_text("read-only")
     expect(second.locator("#study-prompt")).to_have_count(0)
 

@@ -23,6 +23,7 @@ from app.browser.study import StudyRuntime
 from app.browser.transfer import TransferGlue, save_download
 from app.saving import SaveStatus
 from app.ui.controller import Controller, Update
+from app.ui.folder_view import READ_ONLY_STUDY
 from app.ui.routes import Route
 
 TOAST_SECONDS = 5.0
@@ -220,7 +221,12 @@ class Page:
         due = self.controller.due_today()
         study = by_id("study-button")
         study.textContent = f"Study · {due.due} due" if due.due else "Study"
-        study.title = f"Study everything: {due.due} due, {due.new} new today (S on the home page)"
+        if self.controller.read_only:
+            study.setAttribute("aria-disabled", "true")
+            study.title = READ_ONLY_STUDY
+        else:
+            study.removeAttribute("aria-disabled")
+            study.title = f"Study everything: {due.due} due, {due.new} new today (S at home)"
         studying = self.controller.state.route.view == "study"
         for button_id, label, enabled in (
             # While studying, Undo takes back the last grade (the controller routes it).

@@ -24,6 +24,7 @@ from app.store.changes import Changeset
 from app.store.durability import Durability
 from app.store.oplog import CorruptEntryError, decode_entry
 from app.ui.controller import Controller
+from app.ui.update import Update
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
@@ -96,6 +97,7 @@ class Session:
         self.page.show_banner(READ_ONLY)
         self.page.status.textContent = "Read-only"
         self.page.status.dataset.state = "idle"
+        self.page.apply(Update(main=True))  # the study buttons show they are off here
         self.lock.wait_for_turn(lambda: self._tasks.add(asyncio.ensure_future(self._promote())))
 
     async def _promote(self) -> None:

@@ -234,7 +234,8 @@ class Controller:
         folder_id = self.state.route.folder_id
         counts = self.due.counts(self._now(), rows)
         if folder_id is None:
-            return render_home(rows, None if self.due.paused else self.due_today())
+            due = None if self.due.paused else self.due_today()
+            return render_home(rows, due, locked=self.read_only is not None)
         try:
             path = self.store.folder_path(FolderId(folder_id))
         except NotFound:
@@ -258,6 +259,7 @@ class Controller:
             word_total=self.store.word_count(fid),
             state=self.state,
             due=counts.get(fid),
+            locked=self.read_only is not None,
         )
 
     def _render_stats(self) -> El:

@@ -67,19 +67,27 @@ def due_text(due: DueCount | None) -> str:
     return "Nothing due today"
 
 
-def study_line(due: DueCount | None, folder_id: int | None) -> El:
-    """Today's due and new counts (once they are counted) and the buttons to study them."""
+READ_ONLY_STUDY = "Studying is off in this tab: it is read-only while another tab saves changes."
+
+
+def study_line(due: DueCount | None, folder_id: int | None, *, locked: bool = False) -> El:
+    """Today's due and new counts (once they are counted) and the buttons to study them; in a
+    read-only tab the buttons are marked unavailable and a sentence says why."""
+    off = {"aria-disabled": "true", "aria-describedby": "study-locked"} if locked else {}
     return h(
         "div",
         {"class": "study-line"},
-        action("Study", "study", folder_id, **{"class": "primary", "title": "Study (S)"}),
+        action("Study", "study", folder_id, **{"class": "primary", "title": "Study (S)", **off}),
         h("span", {"class": "meta-line", "id": "study-due"}, due_text(due)),
-        action("Study options…", "study-options", folder_id, **{"class": "small-button"}),
+        action("Study options…", "study-options", folder_id, **{"class": "small-button", **off}),
         h("a", {"href": Route(folder_id, view="stats").to_hash()}, "Stats"),
+        h("p", {"class": "meta-line", "id": "study-locked"}, READ_ONLY_STUDY) if locked else None,
     )
 
 
-def render_home(rows: Sequence[TreeRow], due: DueCount | None = None) -> El:
+def render_home(
+    rows: Sequence[TreeRow], due: DueCount | None = None, *, locked: bool = False
+) -> El:
     roots = [r for r in rows if r.folder.parent_id is None]
     total = sum(r.word_count for r in rows)
     if not roots:
@@ -105,7 +113,7 @@ def render_home(rows: Sequence[TreeRow], due: DueCount | None = None) -> El:
             {"class": "meta-line"},
             f"{len(rows)} folders · {total} words. Everything is saved in this browser.",
         ),
-        study_line(due, None),
+        study_line(due, None, locked=locked),
         _block(
             "home-folders",
             "Top-level folders",
@@ -163,6 +171,7 @@ def render_folder(
     word_total: int,
     state: ViewState,
     due: DueCount | None = None,
+    locked: bool = False,
 ) -> El:
     folder = path[-1]
     return h(
@@ -183,7 +192,7 @@ def render_folder(
             ),
         ),
         h("p", {"class": "meta-line"}, _summary(len(subfolders), word_total, len(notes))),
-        study_line(due, folder.id),
+        study_line(due, folder.id, locked=locked),
         _subfolder_block(subfolders),
         _words_block(folder, words, word_total, state),
         _notes_block(folder, notes, state),

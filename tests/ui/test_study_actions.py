@@ -109,6 +109,10 @@ def test_a_read_only_tab_cannot_study() -> None:
     ui, folder, _ = setup()
     ui.read_only = "This tab is read-only."
     assert ui.dispatch("study", str(folder)).error == "This tab is read-only."
+    ui.navigate(Route(folder))
+    main = ui.render_main()
+    assert by_action(main, "study")[0].attrs.get("aria-disabled") == "true"
+    assert "Studying is off in this tab" in text_content(main)
 
 
 def test_study_options_are_saved_checked_and_inherited() -> None:
