@@ -131,8 +131,3 @@ def replay(history: Iterable[tuple[Grade, int]], retention: float, card_id: int 
     if not steps:
         raise ValueError("no review to replay")
     return steps[-1]
-
-
-def retrievability(progress: Progress, now: int, retention: float = 0.9) -> float:
-    """The predicted chance of recalling the card at `now` (0 for a card never reviewed)."""
-    return float(scheduler(retention).get_card_retrievability(_card(0, progress), _utc(now)))

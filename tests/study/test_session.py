@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
+from fsrs import Card, Scheduler, State
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.domain import Folder, LexicalError, NewWord, WordPatch
 from app.store import Store
 from app.store.changes import Changeset
 from app.store.db import Database
 from app.store.oplog import decode_entry, encode_entry
-from app.study.model import CardState, Rating, StudyOptions
+from app.study.model import DAY_MS, CardKey, CardState, Rating, StudyOptions
 from app.study.session import Phase, StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
 
-UTC = lambda: 0  # noqa: E731 - the local offset, as the browser would report it
+NO_OFFSET = lambda: 0  # noqa: E731 - the local offset, as the browser would report it
 
 
 def _start(store: Store, clock: Clock, folder: int | None = None, mode: str = "flashcard"):
     scope = {"kind": "folder", "folder": folder} if folder else {"kind": "all"}
-    return StudySession.start(store, scope, mode, clock, UTC)  # type: ignore[arg-type]
+    return StudySession.start(store, scope, mode, clock, NO_OFFSET)  # type: ignore[arg-type]
 
 
 def studying(
@@ -115,7 +120,7 @@ def test_undo_restores_the_exact_previous_schedule_and_the_card() -> None:
     session.reveal()
     session.grade(Rating.GOOD)
     clock.advance(minutes=15)
-    session = StudySession.resume(store, clock, UTC) or pytest.fail("no session")
+    session = StudySession.resume(store, clock, NO_OFFSET) or pytest.fail("no session")
     assert session.turn is not None
     term = session.turn.card.term
     schedule = "SELECT state, step, stability, difficulty, due, last_review, reps, lapses FROM card"
@@ -154,7 +159,7 @@ def test_a_reload_resumes_the_same_card_with_the_same_counts() -> None:
         session.reveal()
         session.grade(rating)
     reloaded = Store(Database.from_bytes(store.snapshot()), clock=clock)
-    again = StudySession.resume(reloaded, clock, UTC)
+    again = StudySession.resume(reloaded, clock, NO_OFFSET)
     assert again is not None and again.turn is not None and session.turn is not None
     assert again.turn.card.key == session.turn.card.key
     assert again.counts == session.counts
@@ -318,3 +323,32 @@ def test_a_new_word_is_found_beside_a_studied_word_that_lost_its_meaning() -> No
     store.add_word(NewWord(folder_id=folder.id, term="gato", meanings=["cat"]))
     again = _start(store, clock, folder.id)
     assert again.counts.new == 1 and again.turn is not None and again.turn.card.term == "gato"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.1, 400), st.integers(1, 400)), min_size=2, max_size=12))
+def test_reviews_are_ordered_by_fsrs_retrievability(cards: list[tuple[float, int]]) -> None:
+    """The SQL order (elapsed time over stability) is FSRS's lowest-retrievability order (for
+    whole days: FSRS counts elapsed days whole, the SQL exactly)."""
+    clock, store, folder, session = studying([(f"w{i}", ["m"]) for i in range(len(cards))])
+    _grade_all(session, Rating.EASY)
+    db = store.study.db
+    for i, (stability, days_ago) in enumerate(cards):
+        last = clock.now - days_ago * DAY_MS
+        db.execute(
+            "UPDATE card SET stability = ?, last_review = ?, due = ? WHERE word_id = "
+            "(SELECT id FROM word WHERE term = ?)",
+            (stability, last, clock.now - 1, f"w{i}"),
+        )
+    scheduler = Scheduler()
+    now = datetime.fromtimestamp(clock.now / 1000, tz=UTC)
+
+    def recall(key: CardKey) -> float:
+        row = db.first("SELECT stability, last_review FROM card WHERE word_id = ?", (key[0],))
+        assert row is not None
+        last = datetime.fromtimestamp(row["last_review"] / 1000, tz=UTC)
+        card = Card(1, State.Review, None, row["stability"], 5.0, now, last)
+        return float(scheduler.get_card_retrievability(card, now))
+
+    order = [recall(key) for key in _start(store, clock, folder.id).queue.reviews]
+    assert order == sorted(order)
