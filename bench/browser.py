@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, Playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from app.store import Store
 from app.store.durability import SnapshotRecord
@@ -133,11 +134,23 @@ class Profile:
             self.outside.append(url)
 
     def open(self, path: str) -> Page:
-        """A new page at `path`, returned once it is ready (data-ready="true")."""
+        """A new page at `path`, returned once it is ready (data-ready="true"). A renderer
+        that crashes while loading (seen once in a while on this shared machine, in the app
+        and the bare page alike) is tried again once, and said so; a second crash fails."""
         page = self.context.new_page()
+        try:
+            self._load(page, path)
+        except PlaywrightError as exc:
+            if "crashed" not in str(exc):
+                raise
+            print(f"bench: the page crashed while loading {path}; again", file=sys.stderr)
+            page = self.context.new_page()
+            self._load(page, path)
+        return page
+
+    def _load(self, page: Page, path: str) -> None:
         page.goto(self.base_url + path)
         page.evaluate("ms => __bench.ready(ms)", BOOT_TIMEOUT_MS)
-        return page
 
     def seed(self, store: Store, data_dir: Path, name: str) -> None:
         """Put `store` into IndexedDB as the app's snapshot, so the app boots from it."""
