@@ -56,7 +56,8 @@ LATER = (
     *("app.agents", "app.llm", "app.tools", "app.browser.assistant", "mistune"),
     # Studying loads py-fsrs when it starts; the stats page and its charts when it opens.
     *("fsrs", "app.study.scheduler", "app.study.session", "app.study.stats"),
-    *("app.study.grading", "app.ui.study_view", "app.ui.study_dialogs"),
+    *("app.study.grading", "app.ui.study_view", "app.ui.study_summary_view"),
+    "app.ui.study_dialogs",
     *("app.store.stats_queries", "app.ui.stats_view", "app.ui.stats_charts", "app.browser.charts"),
 )
 STARTUP_IMPORTS = """
