@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 
 from app.domain import NewFolder
-from app.store import Store
 from app.store.transfer import MAX_DEPTH
 from app.store.transfer.backup import VERSION
 from tests.store.helpers import assert_index_in_sync, dump, make_store
@@ -17,17 +16,13 @@ from tests.store.transfer.studied import study_rows
 from tests.store.transfer.workspaces import (
     Spec,
     assert_refused,
+    backup,
     build,
     parse,
     preview,
     sample_store,
     specs,
 )
-
-
-def backup(store: Store) -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(store.export("json"))
-    return document
 
 
 def without_stamp(document: dict[str, Any]) -> dict[str, Any]:

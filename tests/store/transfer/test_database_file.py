@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 
 from app.domain import InvalidInput
-from app.store.db import Database
-from app.store.migrations import SCHEMA_VERSION, migrate
+from app.store.migrations import SCHEMA_VERSION
 from app.store.transfer.read import raw_workspace
 from tests.store.helpers import assert_index_in_sync, make_store
 from tests.store.transfer.workspaces import (
     Spec,
     assert_refused,
     build,
+    database_at,
     parse,
     sample_store,
     specs,
@@ -53,13 +53,7 @@ def test_sqlite_round_trip_property(spec: Spec) -> None:
 
 
 def test_a_database_at_an_older_schema_version_is_migrated_before_reading() -> None:
-    db = Database.open()
-    migrate(db, target=1)
-    db.execute(
-        "INSERT INTO folder (id, parent_id, name, name_key, created_at, updated_at) "
-        "VALUES (1, NULL, 'Old', 'old', 5, 6)"
-    )
-    parsed = parse("old.db", db.serialize())
+    parsed = parse("old.db", database_at(1))
     assert [f.name for f in parsed.workspace.folders] == ["Old"]
     assert parsed.modes == ("merge", "replace")
 

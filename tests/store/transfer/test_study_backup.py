@@ -9,9 +9,6 @@ from typing import Any
 import pytest
 
 from app.domain import NewFolder, NewWord
-from app.store import Store
-from app.store.db import Database
-from app.store.migrations import migrate
 from app.store.transfer.model import REVIEW_FIELDS
 from app.study.model import DAY_MS, Rating, StudyOptions
 from tests.store.helpers import assert_index_in_sync, dump, make_store
@@ -19,6 +16,8 @@ from tests.store.transfer.studied import studied_store, study_rows
 from tests.store.transfer.workspaces import (
     START,
     assert_refused,
+    backup,
+    database_at,
     grade,
     parse,
     preview,
@@ -26,15 +25,10 @@ from tests.store.transfer.workspaces import (
 )
 
 
-def _document(store: Store) -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(store.export("json"))
-    return document
-
-
 def test_the_backup_holds_cards_reviews_and_options_but_not_sessions() -> None:
     store = studied_store()
     store.study.start_session({"kind": "all"}, "flashcard")
-    document = _document(store)
+    document = backup(store)
     assert document["review_fields"] == list(REVIEW_FIELDS)
     assert "study_session" not in document and "sessions" not in document
     (forward,) = (c for c in document["cards"] if c["direction"] == "forward")
@@ -81,7 +75,7 @@ def test_restore_brings_back_identical_study_rows(kind: str) -> None:
 
 
 def test_a_version_1_backup_is_still_read_and_leaves_the_collection_options_alone() -> None:
-    document = _document(sample_store())
+    document = backup(sample_store())
     for key in ("cards", "reviews", "study_options", "review_fields"):
         document.pop(key)
     document["version"] = 1
@@ -171,7 +165,7 @@ def test_csv_stays_words_only() -> None:
 
 
 def _with(**changes: Any) -> bytes:
-    document = _document(studied_store())
+    document = backup(studied_store())
     for key, value in changes.items():
         section, _, index = key.partition("__")
         if index:
@@ -182,12 +176,12 @@ def _with(**changes: Any) -> bytes:
 
 
 def _card(**fields: Any) -> dict[str, Any]:
-    card = _document(studied_store())["cards"][0]
+    card = backup(studied_store())["cards"][0]
     return {**card, **fields}
 
 
 def _review(**fields: Any) -> list[Any]:
-    review = dict(zip(REVIEW_FIELDS, _document(studied_store())["reviews"][0], strict=True))
+    review = dict(zip(REVIEW_FIELDS, backup(studied_store())["reviews"][0], strict=True))
     return list({**review, **fields}.values())
 
 
@@ -229,11 +223,5 @@ def test_bad_study_items_refuse_the_backup(data: bytes, message: str) -> None:
 
 
 def test_a_database_from_before_study_progress_has_none() -> None:
-    db = Database.open()
-    migrate(db, target=3)
-    db.execute(
-        "INSERT INTO folder (id, parent_id, name, name_key, created_at, updated_at) "
-        "VALUES (1, NULL, 'Old', 'old', 5, 6)"
-    )
-    parsed = parse("old.sqlite", db.serialize())
+    parsed = parse("old.sqlite", database_at(3))
     assert parsed.workspace.study is None and [f.name for f in parsed.workspace.folders] == ["Old"]

@@ -5,7 +5,9 @@ grades given as the study screen gives them, study options)."""
 from __future__ import annotations
 
 import contextlib
+import json
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from hypothesis import strategies as st
@@ -21,6 +23,8 @@ from app.domain import (
     WordId,
 )
 from app.store import Store
+from app.store.db import Database
+from app.store.migrations import migrate
 from app.store.transfer import Mode, read_import
 from app.store.transfer.model import ParsedImport
 from app.store.transfer.plan import PlanSummary
@@ -166,3 +170,20 @@ def assert_refused(name: str, data: bytes, message: str) -> None:
         parse(name, data)
     assert message in caught.value.message
     assert dump(store) == before
+
+
+def backup(store: Store) -> dict[str, Any]:
+    """The store's JSON backup, read back as data."""
+    document: dict[str, Any] = json.loads(store.export("json"))
+    return document
+
+
+def database_at(version: int) -> bytes:
+    """A database file at an older schema `version`, holding one folder named Old."""
+    db = Database.open()
+    migrate(db, target=version)
+    db.execute(
+        "INSERT INTO folder (id, parent_id, name, name_key, created_at, updated_at) "
+        "VALUES (1, NULL, 'Old', 'old', 5, 6)"
+    )
+    return db.serialize()
