@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -139,9 +139,7 @@ class Page:
                 self.status.dataset.busy = "false"
             then()
 
-        task = asyncio.ensure_future(load_then())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.spawn(load_then())
 
     def apply(self, update: Update) -> None:
         if update.close_dialog and self.dialog.open:
@@ -170,12 +168,16 @@ class Page:
             if found(target):
                 target.focus()
 
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` in the background, kept alive until it ends."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _draw_charts(self) -> None:
         from app.browser.charts import draw_charts  # noqa: PLC0415 (the stats page only)
 
-        task = asyncio.ensure_future(draw_charts(self.main))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.spawn(draw_charts(self.main))
 
     def _redraw_counts_soon(self) -> None:
         if self._counts_task is not None:

@@ -72,7 +72,6 @@ class Assistant:
         self._confirming: asyncio.Future[bool] | None = None
         self._render_pending = False
         self._countdown: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Future[None]] = set()
         self._recent: deque[str] = deque(maxlen=RECENT_ACTIONS)
         self._watched: Any = None
 
@@ -97,11 +96,6 @@ class Assistant:
         page.listen(js.window, "offline", lambda _e: self._show_notice())
         for element_id in ("assistant-button", "ai-settings-button"):
             by_id(element_id).disabled = False
-
-    def _spawn(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     # --- showing ------------------------------------------------------------------------------
 
@@ -173,7 +167,7 @@ class Assistant:
         handlers = {
             "open-settings": self.dialog.open,
             "close-settings": self.page.dialog.close,
-            "test-key": lambda: self._spawn(self.dialog.test()),
+            "test-key": lambda: self.page.spawn(self.dialog.test()),
             "close-panel": self.close,
             "new-conversation": self._new_conversation,
             "toggle-conversations": self._toggle_conversations,
@@ -239,7 +233,7 @@ class Assistant:
         if not text.strip() or self.state.running:
             return
         box.value = ""
-        self._spawn(self.ask(text))
+        self.page.spawn(self.ask(text))
 
     def ask_about_missed(self) -> None:
         """From a study summary: the Scholar explains the words just missed (it only reads)."""
@@ -253,7 +247,7 @@ class Assistant:
             return
         self.open()
         self.state.override = "scholar"
-        self._spawn(self.ask(scholar_prompt(summary.missed, study.title())))
+        self.page.spawn(self.ask(scholar_prompt(summary.missed, study.title())))
 
     async def ask(self, text: str) -> None:
         if not self.online:
@@ -349,7 +343,7 @@ class Assistant:
 
     def _retry(self, index: int) -> None:
         if 0 <= index < len(self.state.turns) and not self.state.running:
-            self._spawn(self.ask(self.state.turns[index].question))
+            self.page.spawn(self.ask(self.state.turns[index].question))
 
     # --- confirmation -------------------------------------------------------------------------
 

@@ -63,7 +63,6 @@ class Session:
             start=_start_now,
         )
         self._followed = durability.seq
-        self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
         self.assistant: Assistant | None = None
 
     async def _persist(self, changeset: Changeset) -> None:
@@ -98,7 +97,7 @@ class Session:
         self.page.status.textContent = "Read-only"
         self.page.status.dataset.state = "idle"
         self.page.apply(Update(main=True))  # the study buttons show they are off here
-        self.lock.wait_for_turn(lambda: self._tasks.add(asyncio.ensure_future(self._promote())))
+        self.lock.wait_for_turn(lambda: self.page.spawn(self._promote()))
 
     async def _promote(self) -> None:
         """The writer tab closed: reload what it saved and take over writing."""
@@ -124,7 +123,7 @@ class Session:
             _, changeset = decode_entry(text)
         except CorruptEntryError:
             # Missed or damaged message: read everything again from storage.
-            self._tasks.add(asyncio.ensure_future(self._reload()))
+            self.page.spawn(self._reload())
             return
         self.controller.store.apply_logged(changeset.changes)
         self._followed = seq
