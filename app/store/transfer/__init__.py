@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from app.store.db import Database
     from app.store.transfer.model import ParsedImport
     from app.store.transfer.plan import PlanSummary
+    from app.store.transfer.sources import Recall
     from app.store.transfer.steps import Steps
 
 Mode = Literal["merge", "replace"]
@@ -56,11 +57,12 @@ def may_replay_history(data: bytes) -> bool:
     return data.startswith(ZIP_MAGIC)
 
 
-def read_import(name: str, data: bytes) -> Steps[ParsedImport]:
-    """Read and check a file (as progress steps); raises InvalidInput saying what is wrong."""
+def read_import(name: str, data: bytes, recall: Recall = lambda _key: None) -> Steps[ParsedImport]:
+    """Read and check a file (as progress steps); raises InvalidInput saying what is wrong.
+    `recall` gives the field mapping the user last chose for a layout of a word list or deck."""
     from app.store.transfer.sources import read_file  # noqa: PLC0415
 
-    return read_file(name, data)
+    return read_file(name, data, recall)
 
 
 def export_workspace(db: Database, kind: ExportKind, now_ms: int) -> bytes:

@@ -4,10 +4,11 @@ A package is a zip holding an SQLite collection: `collection.anki21` (Anki 2.1) 
 `collection.anki2` (legacy). Since Anki 2.1.50 the default export is `collection.anki21b`,
 compressed with zstd, which cannot be read here; such packages carry a stand-in
 `collection.anki2` whose only note asks to update Anki. Both cases get a message that says how
-to export in the older format. `Parent::Child` deck names become nested folders; a note's
-first field is the term, the lines of its second field the meanings, and any other fields and
-tags go into the word's notes. The review log comes along as study histories
-(app.store.transfer.anki_history). Media files are counted, never read.
+to export in the older format. `Parent::Child` deck names become nested folders. The notes of
+each note type are read as records of its fields (as text) and tags; which field becomes the
+term, the meanings or the notes is the mapping step's (app.store.transfer.mapping). The review
+log comes along as study histories (app.store.transfer.anki_history). Media files are counted,
+never read.
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-from app.domain import MEANING_MAX, MEANINGS_MAX, NAME_MAX, TEXT_MAX, InvalidInput
+from app.domain import NAME_MAX, InvalidInput
 from app.store.transfer import MAX_COLLECTION_BYTES
 from app.store.transfer.anki_history import read_histories
-from app.store.transfer.builder import WorkspaceBuilder
 from app.store.transfer.foreign import open_foreign, require_tables, tables
 from app.store.transfer.html_text import html_to_text
-from app.store.transfer.model import ParsedImport
+from app.store.transfer.records import FieldTable, Record, RecordSource
 from app.store.transfer.steps import CHUNK, Progress, Steps
 from app.store.transfer.zips import open_zip, read_member
 
@@ -37,9 +38,11 @@ NEWER_FORMAT = (
 )
 UPDATE_NOTE = "please update to the latest anki version"
 FIELD_SEPARATOR = "\x1f"
+TAGS = "Tags"
+_NOTETYPES = "SELECT id, name FROM notetypes"
 
 
-def parse_anki(name: str, data: bytes) -> Steps[ParsedImport]:
+def read_anki(name: str, data: bytes) -> Steps[RecordSource]:
     archive = open_zip(data, WHAT)
     members = set(archive.namelist())
     chosen = CURRENT if CURRENT in members else LEGACY if LEGACY in members else None
@@ -49,23 +52,23 @@ def parse_anki(name: str, data: bytes) -> Steps[ParsedImport]:
         raise InvalidInput(f"This {WHAT} has no Anki collection in it.")
     collection = read_member(archive, chosen, MAX_COLLECTION_BYTES, WHAT)
     conn = open_foreign(collection, "an Anki collection")
+    remarks: list[str] = []
     try:
         require_tables(conn, ("col", "notes", "cards"), f"This {WHAT} is not an Anki collection.")
         if chosen == LEGACY and (COMPRESSED in members or _is_update_stub(conn)):
             raise InvalidInput(NEWER_FORMAT)
-        builder = WorkspaceBuilder("Default")
-        word_of_note = yield from _read_notes(conn, builder)
-        study = yield from read_histories(conn, word_of_note, _cloze_models(conn), builder.remarks)
+        tables, number_of_note = yield from _read_notes(conn)
+        study = yield from read_histories(conn, number_of_note, _cloze_models(conn), remarks)
     except sqlite3.Error as exc:
         raise InvalidInput(f"This {WHAT} is damaged and cannot be read ({exc}).") from exc
     finally:
         conn.close()
+    if not tables:
+        raise InvalidInput(f"This {WHAT} has no notes Lexical can import.")
     media = len(members - PACKAGE_FILES)
     if media:
-        builder.remarks.append(f"{media:,} media file{'s' if media != 1 else ''} ignored.")
-    if not builder.words:
-        raise InvalidInput(f"This {WHAT} has no notes Lexical can import.")
-    return builder.parsed(name, "anki", "Note", study)
+        remarks.append(f"{media:,} media file{'s' if media != 1 else ''} ignored.")
+    return RecordSource(name, "anki", "Note", "Default", tables, remarks, study)
 
 
 def _is_update_stub(conn: sqlite3.Connection) -> bool:
@@ -73,49 +76,73 @@ def _is_update_stub(conn: sqlite3.Connection) -> bool:
     return len(rows) == 1 and UPDATE_NOTE in str(rows[0][0]).casefold()
 
 
-def _read_notes(conn: sqlite3.Connection, builder: WorkspaceBuilder) -> Steps[dict[int, int]]:
-    """Add a word per note; returns note id -> word id (the note's number in the file) for the
-    notes that became words, which their cards' histories follow."""
+@dataclass
+class _NoteType:
+    name: str
+    fields: list[str]
+    records: list[Record] = field(default_factory=list)
+    audio: set[int] = field(default_factory=set)
+
+    def table(self) -> FieldTable:
+        count = len(self.records)
+        return FieldTable(
+            key=f"anki:{self.name}\x1f{FIELD_SEPARATOR.join(self.fields)}",
+            title=f'Note type "{self.name}" ({count:,} note{"s" if count != 1 else ""})',
+            fields=(*self.fields, TAGS),
+            records=self.records,
+            audio=frozenset(self.audio),
+        )
+
+
+def _read_notes(conn: sqlite3.Connection) -> Steps[tuple[list[FieldTable], dict[int, int]]]:
+    """A table of records per note type (each note's fields as text, then its tags), and note
+    id -> the note's number in the file (its records' `line`), which histories follow."""
     decks = _deck_paths(conn)
-    fields = _field_names(conn)
+    types = _note_types(conn)
     total = int(conn.execute("SELECT count(*) FROM notes").fetchone()[0])
     rows = conn.execute(
         "SELECT n.id, n.mid, n.flds, n.tags, (SELECT CASE WHEN c.odid THEN c.odid ELSE c.did END "
         "FROM cards c WHERE c.nid = n.id ORDER BY c.ord LIMIT 1) FROM notes n ORDER BY n.id"
     )
-    word_of_note: dict[int, int] = {}
+    number_of_note: dict[int, int] = {}
     for number, (note, mid, flds, tags, deck) in enumerate(rows, start=1):
-        names = fields.get(str(mid), [])
-        values = {**note_fields(flds, tags, names), "id": number}
-        if builder.word(number, decks.get(str(deck), ["Default"]), values) is not None:
-            word_of_note[note] = number
+        raw = str(flds).split(FIELD_SEPARATOR)
+        kind = types.get(str(mid))
+        if kind is None or len(raw) > len(kind.fields):
+            kind = types.setdefault(
+                f"{mid}:{len(raw)}",
+                _NoteType(f"Unnamed ({len(raw)} fields)", _numbered(len(raw))),
+            )
+        values = [html_to_text(v) for v in raw] + [""] * (len(kind.fields) - len(raw))
+        kind.audio.update(i for i, v in enumerate(raw) if "[sound:" in v)
+        folder = tuple(decks.get(str(deck), ["Default"]))
+        kind.records.append(Record(number, folder, (*values, " ".join(str(tags or "").split()))))
+        number_of_note[note] = number
         if number % CHUNK == 0:
             yield Progress("Reading notes", number, total)
-    return word_of_note
+    return [t.table() for t in types.values() if t.records], number_of_note
 
 
-def note_fields(flds: Any, tags: Any, names: list[str]) -> dict[str, Any]:
-    """A word's fields from a note: term from the first field, meanings from the lines of the
-    second (into the notes instead if they are too many or too long), the rest as notes."""
-    values = [html_to_text(v) for v in str(flds).split(FIELD_SEPARATOR)]
-    values += [""] * (2 - len(values))
-    term = " ".join(values[0].split("\n"))
-    meanings = values[1].split("\n") if values[1] else []
-    extras: list[str] = []
-    if len(meanings) > MEANINGS_MAX or any(len(m) > MEANING_MAX for m in meanings):
-        extras.append(values[1])
-        meanings = []
-    for index, value in enumerate(values[2:], start=2):
-        if value:
-            label = names[index] if index < len(names) else f"Field {index + 1}"
-            extras.append(f"{label}: {value}")
-    tag_text = " ".join(str(tags or "").split())
-    if tag_text:
-        extras.append(f"Tags: {tag_text}")
-    notes = "\n\n".join(extras)
-    if len(notes) > TEXT_MAX:
-        notes = notes[: TEXT_MAX - 1] + "…"
-    return {"term": term, "meanings": meanings, "notes": notes}
+def _numbered(count: int) -> list[str]:
+    return [f"Field {i + 1}" for i in range(count)]
+
+
+def _note_types(conn: sqlite3.Connection) -> dict[str, _NoteType]:
+    """Note type id -> its name and field names. Newer collections keep them in tables, older
+    ones in JSON columns of `col`."""
+    names = tables(conn)
+    if "notetypes" in names and "fields" in names:
+        found = {str(i): _NoteType(str(n), []) for i, n in conn.execute(_NOTETYPES)}
+        for ntid, name in conn.execute("SELECT ntid, name FROM fields ORDER BY ntid, ord"):
+            found.setdefault(str(ntid), _NoteType("Unnamed", [])).fields.append(str(name))
+        return found
+    return {
+        mid: _NoteType(
+            str(model.get("name", "Unnamed")),
+            [str(f.get("name", "")) for f in model.get("flds", []) if isinstance(f, dict)],
+        )
+        for mid, model in _col_json(conn, "models")
+    }
 
 
 def _deck_paths(conn: sqlite3.Connection) -> dict[str, list[str]]:
@@ -132,18 +159,6 @@ def _deck_paths(conn: sqlite3.Connection) -> dict[str, list[str]]:
 def _deck_folders(name: str) -> list[str]:
     parts = (" ".join(html_to_text(p).split())[:NAME_MAX] for p in name.split("::"))
     return [p for p in parts if p] or ["Default"]
-
-
-def _field_names(conn: sqlite3.Connection) -> dict[str, list[str]]:
-    if "fields" in tables(conn):
-        names: dict[str, list[str]] = {}
-        for ntid, name in conn.execute("SELECT ntid, name FROM fields ORDER BY ntid, ord"):
-            names.setdefault(str(ntid), []).append(str(name))
-        return names
-    return {
-        mid: [str(f.get("name", "")) for f in model.get("flds", []) if isinstance(f, dict)]
-        for mid, model in _col_json(conn, "models")
-    }
 
 
 def _cloze_models(conn: sqlite3.Connection) -> set[str]:

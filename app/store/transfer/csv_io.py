@@ -3,9 +3,9 @@
 Columns: `folder, term, meanings, notes, lang, color`. A folder path joins names with `/`; a `/`
 inside a name is written `\\/` and a backslash `\\\\`, so every name survives the round trip.
 Meanings share one cell, one per line (the cell is quoted). A row with a folder but no term
-keeps an empty folder. On import the delimiter (comma, semicolon or tab) and a header row are
-detected; without a header the columns are read as term, meanings, notes. Rows that cannot be
-used are reported with their line number and the reason (docs/backup-format.md).
+keeps an empty folder. On import the delimiter (comma, semicolon or tab) is detected and the
+rows are read as records; which column is what (and whether the first row names them) is the
+mapping step's (app.store.transfer.mapping), shared with Anki decks (docs/backup-format.md).
 """
 
 from __future__ import annotations
@@ -18,26 +18,17 @@ from pathlib import PurePosixPath
 
 from app.domain import InvalidInput, check_name
 from app.store.transfer import MAX_WORDS
-from app.store.transfer.builder import RowProblemError, WorkspaceBuilder
-from app.store.transfer.model import ParsedImport
+from app.store.transfer.field_guess import is_header, normal_name
 from app.store.transfer.read import RawWorkspace
+from app.store.transfer.records import FieldTable, Record, RecordSource
 from app.store.transfer.steps import CHUNK, Progress, Steps
 from app.store.transfer.text import decode_text
 
 COLUMNS = ("folder", "term", "meanings", "notes", "lang", "color")
-ALIASES = {
-    "folder": "folder", "folder path": "folder", "path": "folder", "deck": "folder",
-    "term": "term", "word": "term", "front": "term", "expression": "term",
-    "meanings": "meanings", "meaning": "meanings", "definition": "meanings",
-    "definitions": "meanings", "translation": "meanings", "back": "meanings",
-    "notes": "notes", "note": "notes", "extra": "notes",
-    "lang": "lang", "language": "lang",
-    "color": "color", "colour": "color",
-}  # fmt: skip
-HEADERLESS = ("term", "meanings", "notes")
 DELIMITERS = ("\t", ";", ",")
 SAMPLE_CHARS = 64 * 1024
 SAMPLE_ROWS = 50
+MAX_COLUMNS = 50
 
 
 # --- folder paths -------------------------------------------------------------------------
@@ -104,71 +95,55 @@ def export_csv(raw: RawWorkspace) -> bytes:
 # --- import -------------------------------------------------------------------------------
 
 
-def parse_csv(name: str, data: bytes) -> Steps[ParsedImport]:
+def read_csv(name: str, data: bytes) -> Steps[RecordSource]:
+    """The file's rows as one table of records; its first row may be column names, which the
+    mapping step decides (app.store.transfer.field_guess)."""
     text = decode_text(data, "CSV file")
     if not text.strip():
         raise InvalidInput("This CSV file is empty.")
     suffix = PurePosixPath(name).suffix.lower()
     delimiter = detect_delimiter(text[:SAMPLE_CHARS], "\t" if suffix == ".tsv" else ",")
-    records = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     total_lines = text.count("\n") + 1
-    builder = WorkspaceBuilder(default_folder(name))
+    rows: list[tuple[int, list[str]]] = []
+    remarks: list[str] = []
+    line = 1
     try:
-        first = next(records)
-        columns = header_columns(first)
-        if columns is None:
-            columns = list(HEADERLESS)
-            builder.remarks.append("No header row: the columns were read as term, meanings, notes.")
-            _add_row(builder, 1, _cells(first, columns))
-        else:
-            _note_ignored(builder, first, columns)
-        line = records.line_num + 1
-        for record in records:
-            if len(builder.words) >= MAX_WORDS:
-                builder.remarks.append(f"Only the first {MAX_WORDS:,} words were read.")
-                break
-            _add_row(builder, line, _cells(record, columns))
-            line = records.line_num + 1
-            if len(builder.words) % CHUNK == 0:
-                yield Progress("Reading rows", line, total_lines)
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                if len(rows) > MAX_WORDS:
+                    remarks.append(f"Only the first {MAX_WORDS:,} rows were read.")
+                    break
+                rows.append((line, row))
+                if len(rows) % CHUNK == 0:
+                    yield Progress("Reading rows", reader.line_num, total_lines)
+            line = reader.line_num + 1
     except csv.Error as exc:
         raise InvalidInput(
-            f"Line {records.line_num:,} of this CSV file cannot be read ({exc}). A quoted "
+            f"Line {reader.line_num:,} of this CSV file cannot be read ({exc}). A quoted "
             "field may be missing its closing quote."
         ) from exc
-    if not builder.words and not builder.folders:
-        problem = f" ({builder.skipped[0].reason})" if builder.skipped else ""
-        raise InvalidInput(f"This CSV file has no words Lexical can import{problem}.")
-    return builder.parsed(name, "csv", "Line")
+    if not rows:
+        raise InvalidInput("This CSV file has no words Lexical can import.")
+    width = max(len(row) for _line, row in rows)
+    if width > MAX_COLUMNS:
+        remarks.append(f"Only the first {MAX_COLUMNS} of its {width:,} columns were read.")
+        width = MAX_COLUMNS
+    records = [Record(n, (), _padded(row, width)) for n, row in rows]
+    header = records[0].values
+    named = "\x1f".join(normal_name(c) for c in header) if is_header(header) else f"{width}"
+    table = FieldTable(
+        key=f"csv:{named}",
+        title="Columns",
+        fields=tuple(f"Column {i + 1}" for i in range(width)),
+        records=records,
+        header=header,
+    )
+    return RecordSource(name, "csv", "Line", default_folder(name), [table], remarks)
 
 
-def _note_ignored(builder: WorkspaceBuilder, header: list[str], columns: list[str | None]) -> None:
-    unknown = [c.strip() for c, k in zip(header, columns, strict=True) if k is None and c.strip()]
-    if unknown:
-        builder.remarks.append(f"Ignored columns: {', '.join(unknown)}.")
-
-
-def _add_row(builder: WorkspaceBuilder, line: int, cells: dict[str, str]) -> None:
-    """One record: a word, a folder on its own (folder but no term), or a skipped row."""
-    if not any(v.strip() for v in cells.values()):
-        return
-    folder = split_path(cells.get("folder", ""))
-    term = cells.get("term", "")
-    rest = [v for k, v in cells.items() if k not in ("folder", "term") and v.strip()]
-    if not term.strip() and folder and not rest:
-        try:
-            builder.folder(folder)
-        except RowProblemError as exc:
-            builder.skip(line, "", str(exc))
-        return
-    fields = {
-        "term": term,
-        "meanings": cells.get("meanings", "").replace("\r\n", "\n").split("\n"),
-        "notes": cells.get("notes", ""),
-        "lang": cells.get("lang", ""),
-        "color": cells.get("color", "").strip().lower() or "none",
-    }
-    builder.word(line, folder, fields)
+def _padded(row: list[str], width: int) -> tuple[str, ...]:
+    return tuple(row[:width]) + ("",) * (width - len(row))
 
 
 def detect_delimiter(sample: str, preferred: str) -> str:
@@ -188,26 +163,6 @@ def detect_delimiter(sample: str, preferred: str) -> str:
 
     best = max(DELIMITERS, key=score)
     return best if score(best)[0] > 0 else preferred
-
-
-def header_columns(cells: list[str]) -> list[str | None] | None:
-    """The column meaning of each header cell, or None if `cells` is not a header. A header
-    names the term column and either one more known column or nothing unknown, so a first row
-    such as `word,a unit of language` still counts as data."""
-    keys = [ALIASES.get(c.strip().casefold()) for c in cells]
-    named = [k for c, k in zip(cells, keys, strict=True) if c.strip()]
-    known = [k for k in named if k is not None]
-    if "term" not in known or (len(known) < 2 and None in named):
-        return None
-    return keys
-
-
-def _cells(record: list[str], columns: list[str | None]) -> dict[str, str]:
-    cells: dict[str, str] = {}
-    for key, value in zip(columns, record, strict=False):
-        if key is not None and key not in cells:
-            cells[key] = value
-    return cells
 
 
 def default_folder(file_name: str) -> str:

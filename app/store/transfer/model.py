@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Annotated, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple, Protocol
 
 from pydantic import (
     BaseModel,
@@ -28,6 +28,10 @@ from app.domain import Colour, Emoji, Lang, Meanings, Name, Text
 from app.store.transfer import MAX_ID, MAX_TIMESTAMP, Mode, SourceKind
 from app.study.model import DAY_MS, CardState, Direction, Rating, StudyOptions
 from app.study.model import Progress as Schedule
+
+if TYPE_CHECKING:
+    from app.store.transfer.mapping import ImportChoices
+    from app.store.transfer.records import RecordSource
 
 Id = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
 Timestamp = Annotated[StrictInt, Field(ge=0, le=MAX_TIMESTAMP)]
@@ -222,6 +226,10 @@ class ParsedImport:
     item_label: str = "Line"  # what `line` numbers count: lines, notes, words
     skipped: list[SkippedRow] = field(default_factory=list)
     remarks: list[str] = field(default_factory=list)  # e.g. "12 media files were ignored."
+    # A word list or deck: the records it was built from and the mapping used, so the user
+    # can map its fields differently and build it again.
+    source: RecordSource | None = None
+    choices: ImportChoices | None = None
 
     @property
     def modes(self) -> tuple[Mode, ...]:

@@ -4,9 +4,11 @@ the transaction that applies it.
 Merge: folders are matched by their path (names compared ignoring case), words by term in the
 same folder, notes by title and text. A matched word gains what the file adds (new meanings,
 notes, a language or colour it lacked) and loses nothing; a word with nothing new is skipped as
-a duplicate. Replace: the workspace is emptied and the file's contents go in with their ids, so
-deep links keep working. Either way, importing the same file twice changes nothing the second
-time. Study progress follows the words (app.store.transfer.plan_study).
+a duplicate. Rows of one file with the same term in the same folder (a homograph in two Anki
+notes) are one word with the meanings of both. Replace: the workspace is emptied and the
+file's contents go in with their ids, so deep links keep working. Either way, importing the
+same file twice changes nothing the second time. Study progress follows the words
+(app.store.transfer.plan_study).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ LISTED_FOLDERS = 200
 LISTED_SKIPS = 1_000
 PATH_SEPARATOR = " › "
 
-Outcome = Literal["add", "update", "skip"]
+Outcome = Literal["add", "update", "merge", "skip"]
 Row = dict[str, Any]
 
 
@@ -64,6 +66,8 @@ class PlanSummary(_Result):
     skipped: list[SkippedRow]  # the first LISTED_SKIPS rows left out, in file order
     skipped_total: int
     sample: list[SampleRow]
+    merged_words: int = 0  # rows of the file whose term an earlier row has: folded into it
+    merged: list[SkippedRow] = Field(default_factory=list)  # the first LISTED_SKIPS of them
     cards: int = 0  # cards whose progress comes along
     reviews: int = 0
     new_options: int = 0  # folders (or the collection) given study options
@@ -101,6 +105,8 @@ class _Builder:
     # file word id -> (word id, folder id) here, and the word here each merge key became
     landed: dict[int, tuple[int, int]] = field(default_factory=dict)
     word_at: dict[tuple[int, str], int | None] = field(default_factory=dict)
+    row_at: dict[tuple[int, str], Row] = field(default_factory=dict)  # its add or update row
+    merged: list[SkippedRow] = field(default_factory=list)  # rows folded into an earlier one
     skipped: list[SkippedRow] = field(default_factory=list)
     sample: list[SampleRow] = field(default_factory=list)
     duplicate_words: int = 0
@@ -147,6 +153,8 @@ def plan_import(parsed: ParsedImport, existing: Existing, mode: Mode, now: int) 
         skipped=b.skipped[:LISTED_SKIPS],
         skipped_total=len(b.skipped),
         sample=b.sample,
+        merged_words=len(b.merged),
+        merged=b.merged[:LISTED_SKIPS],
         cards=len(study.cards),
         reviews=len(study.reviews),
         new_options=len(study.options),
@@ -205,10 +213,9 @@ def _place_word(
     line = word.line if word.line is not None else index + 1
     path = b.paths[folder]
     reason = ""
+    outcome: Outcome
     if key in seen:
-        earlier = seen[key]
-        reason = f"Same as {b.parsed.item_label.lower()} {earlier}."
-        outcome: Outcome = "skip"
+        outcome, reason = _fold_in(b, key, word, seen[key])
     elif key in b.existing.words:
         b.word_at[key] = b.existing.words[key].id
         change = merged_word(b.existing.words[key], word)
@@ -218,6 +225,7 @@ def _place_word(
         else:
             change["updated_at"] = b.now
             b.updates.append(change)
+            b.row_at[key] = change
             outcome = "update"
     else:
         # A merge numbers new words itself, like folders, so their cards can point at them.
@@ -227,7 +235,8 @@ def _place_word(
             word_id = b.existing.next_word_id
             b.existing.next_word_id += 1
         b.word_at[key] = word_id
-        b.word_rows.append(_word_row(word, word_id, folder, stamps(word, b.now)))
+        b.row_at[key] = _word_row(word, word_id, folder, stamps(word, b.now))
+        b.word_rows.append(b.row_at[key])
         outcome = "add"
     seen.setdefault(key, line)
     landed = b.word_at[key]
@@ -236,6 +245,8 @@ def _place_word(
     if outcome == "skip":
         b.duplicate_words += 1
         b.skipped.append(SkippedRow(line=line, term=word.term, reason=reason))
+    elif outcome == "merge":
+        b.merged.append(SkippedRow(line=line, term=word.term, reason=reason))
     if len(b.sample) < SAMPLE_ROWS:
         b.sample.append(
             SampleRow(
@@ -247,6 +258,33 @@ def _place_word(
                 reason=reason,
             )
         )
+
+
+def _fold_in(
+    b: _Builder, key: tuple[int, str], word: WordItem, earlier: int | None
+) -> tuple[Outcome, str]:
+    """A second row with the same term in the same folder adds what it has to the word the
+    first one made or updated (a homograph's other meanings); only an exact repeat is skipped."""
+    label = f"{b.parsed.item_label.lower()} {earlier}"
+    row = b.row_at.get(key)
+    current = _as_existing(row) if row is not None else b.existing.words.get(key)
+    change = None if current is None else merged_word(current, word)
+    if change is None:
+        return "skip", f"Same as {label}."
+    if row is None:
+        change["updated_at"] = b.now
+        b.updates.append(change)
+        b.row_at[key] = change
+    else:
+        row.update(change)
+    assert current is not None
+    added = len(change["meanings"]) - len(current.meanings)
+    what = f"{added:,} meaning{'s' if added != 1 else ''} added" if added else "Notes added"
+    return "merge", f"{what} to the word of {label}."
+
+
+def _as_existing(row: Row) -> ExistingWord:
+    return ExistingWord(row["id"], row["meanings"], row["notes"], row["color"], row["lang"])
 
 
 def _word_row(word: WordItem, word_id: int | None, folder: int, stamps: tuple[int, int]) -> Row:

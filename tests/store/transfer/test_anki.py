@@ -77,7 +77,7 @@ def test_notes_that_cannot_be_words_are_skipped_with_their_number() -> None:
         (3, "Term"),
     ]
     many = next(w for w in parsed.workspace.words if w.term == "many")
-    assert many.meanings == [] and many.notes.startswith("m0\nm1")
+    assert many.meanings == [] and many.notes.startswith("Meaning: m0\nm1")
 
 
 @pytest.mark.parametrize(

@@ -101,16 +101,24 @@ def test_a_headerless_semicolon_file_with_bom_reads_term_meanings_notes() -> Non
         ("adiós", ["goodbye"], "informal"),
     ]
     assert [f.name for f in parsed.workspace.folders] == ["spanish"]
-    assert any("No header row" in r for r in parsed.remarks)
+    assert parsed.choices is not None and not parsed.choices.tables[0].header
 
 
-def test_a_header_is_recognised_in_any_order_and_unknown_columns_are_named() -> None:
+def test_a_header_is_recognised_in_any_order_and_unknown_columns_go_to_the_notes() -> None:
     data = b"Definition,Word,Deck,Source\nmaking food from light,photosynthesis,Bio::x,book\n"
     parsed = parse("list.csv", data)
     word = parsed.workspace.words[0]
     assert (word.term, word.meanings) == ("photosynthesis", ["making food from light"])
+    assert word.notes == "Source: book"
     assert [f.name for f in parsed.workspace.folders] == ["Bio::x"]
-    assert parsed.remarks == ["Ignored columns: Source."]
+    assert parsed.choices is not None
+    assert parsed.choices.tables[0].roles == ("meanings", "term", "folder", "notes")
+
+
+def test_a_row_without_a_term_is_listed_with_the_reason() -> None:
+    parsed = parse("w.csv", b"term,meaning\n,only meaning\n")
+    assert parsed.workspace.words == []
+    assert [(s.line, s.reason) for s in parsed.skipped] == [(2, "Term must not be empty.")]
 
 
 def test_quoted_fields_with_newlines_keep_line_numbers_right() -> None:
@@ -132,7 +140,9 @@ def test_quoted_fields_with_newlines_keep_line_numbers_right() -> None:
     ]
     summary = preview(make_store(), parsed)
     assert summary.folder_paths == ["Bio", "Bio › Cells"]
-    assert (6, "Same as line 2.") in [(s.line, s.reason) for s in summary.skipped]
+    assert [(s.line, s.reason) for s in summary.merged] == [
+        (6, "1 meaning added to the word of line 2.")
+    ]
     assert summary.new_words == 3  # cell, nucleus, ok (the colour column is not in the header)
 
 
@@ -181,7 +191,6 @@ def test_utf16_with_bom_is_read_too() -> None:
         ("term\nolé\n".encode("latin-1"), "not UTF-8 text (byte 0xE9 on line 2"),
         (b"term\nab\x00cd\n", "binary data"),
         (b'term,meaning\n"' + b"x" * 200_000 + b"\n", "Line 2 of this CSV file cannot be read"),
-        (b"term,meaning\n,only meaning\n", "no words Lexical can import (Term must not be empty.)"),
         (b"\x89PNG\r\n\x1a\n", "not UTF-8"),
     ],
 )

@@ -1,0 +1,151 @@
+"""Building the workspace from raw records with a mapping: the step every word list and deck
+shares between reading the file and planning the import.
+
+Each record becomes a word: the term field (its lines joined), the lines of every meanings
+field (a field with more or longer meanings than a word holds goes to the notes instead), the
+notes fields labelled with their names, the folder the record came from with a folder field's
+path under it, and the language and colour fields. A record with a folder but no term keeps an
+empty folder; a blank record is passed over. An Anki history follows the notes that became
+words.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+from app.domain import MEANING_MAX, MEANINGS_MAX, TEXT_MAX, InvalidInput, check_lang
+from app.store.transfer.anki_history import NOT_IMPORTED
+from app.store.transfer.builder import RowProblemError, WorkspaceBuilder
+from app.store.transfer.csv_io import split_path
+from app.store.transfer.field_guess import normal_name
+from app.store.transfer.model import ParsedImport, StudyData
+from app.store.transfer.records import FieldTable, Record, RecordSource, Role, TableMapping
+from app.store.transfer.steps import CHUNK, Progress, Steps
+
+UNLABELLED = frozenset({"notes", "note", "extra"})  # fields whose text goes into notes as is
+NO_TERM = "No field is chosen as the term, so no word can be made: pick one above."
+
+
+@dataclass(frozen=True)
+class ImportChoices:
+    """A mapping per table of the source (in its order), and a language for words without."""
+
+    tables: tuple[TableMapping, ...]
+    lang: str = ""
+
+    def fits(self, source: RecordSource) -> bool:
+        return len(self.tables) == len(source.tables) and all(
+            m.fits(t) for m, t in zip(self.tables, source.tables, strict=True)
+        )
+
+
+def build(source: RecordSource, choices: ImportChoices) -> Steps[ParsedImport]:
+    """The words `source` gives with `choices`; rows that cannot be words are listed, skipped."""
+    if not choices.fits(source):
+        raise ValueError("the choices do not fit this file")
+    lang = _checked_lang(choices.lang)
+    builder = WorkspaceBuilder(source.default_folder)
+    builder.remarks.extend(source.remarks)
+    total = sum(len(t.records) for t in source.tables)
+    done = 0
+    for table, mapping in zip(source.tables, choices.tables, strict=True):
+        if "term" not in mapping.roles and table.records:
+            builder.remarks.append(f"{table.title}: {NO_TERM}")
+            continue
+        shape = _Shape(table, mapping, keep_id=source.study is not None, lang=lang)
+        for record in table.rows(mapping.header):
+            shape.add(builder, record)
+            done += 1
+            if done % CHUNK == 0:
+                yield Progress(f"Reading {source.item_label.lower()}s", done, total)
+    study = _followed(source.study, {w.id for w in builder.words})
+    return replace(
+        builder.parsed(source.name, source.kind, source.item_label, study),
+        source=source,
+        choices=choices,
+    )
+
+
+def _checked_lang(lang: str) -> str:
+    try:
+        return check_lang(lang.strip())
+    except ValueError as exc:
+        raise InvalidInput(f'The language "{lang.strip()}" {exc}.') from exc
+
+
+class _Shape:
+    """How the records of one table turn into word fields under one mapping."""
+
+    def __init__(self, table: FieldTable, mapping: TableMapping, *, keep_id: bool, lang: str):
+        names = table.names(mapping.header)
+        headerless = table.header is not None and not mapping.header
+        self.fields = list(zip(mapping.roles, names, strict=True))
+        self.labels = [None if headerless or normal_name(n) in UNLABELLED else n for n in names]
+        self.keep_id = keep_id
+        self.lang = lang
+
+    def _first(self, record: Record, role: Role) -> str:
+        for index, (field_role, _name) in enumerate(self.fields):
+            if field_role == role:
+                return record.values[index]
+        return ""
+
+    def add(self, builder: WorkspaceBuilder, record: Record) -> None:
+        if not any(v.strip() for v in record.values):
+            return
+        folder = [*record.folder, *split_path(self._first(record, "folder"))]
+        term = " ".join(self._first(record, "term").split("\n"))
+        meanings, notes = self._texts(record)
+        lang = self._first(record, "lang").strip() or self.lang
+        color = self._first(record, "color").strip().lower()
+        if not term.strip() and not (meanings or notes or lang or color):
+            if folder:
+                try:
+                    builder.folder(folder)
+                except RowProblemError as exc:
+                    builder.skip(record.line, "", str(exc))
+            return
+        fields: dict[str, Any] = {
+            "term": term,
+            "meanings": meanings,
+            "notes": notes,
+            "lang": lang,
+            "color": color or "none",
+        }
+        if self.keep_id:
+            fields["id"] = record.line
+        builder.word(record.line, folder, fields)
+
+    def _texts(self, record: Record) -> tuple[list[str], str]:
+        """The record's meanings and its notes text."""
+        meanings: list[str] = []
+        notes: list[str] = []
+        for index, (role, _name) in enumerate(self.fields):
+            value = record.values[index]
+            if not value.strip() or role not in ("meanings", "notes"):
+                continue
+            lines = [line.strip() for line in value.splitlines() if line.strip()]
+            fits = len(meanings) + len(lines) <= MEANINGS_MAX and all(
+                len(line) <= MEANING_MAX for line in lines
+            )
+            if role == "meanings" and fits:
+                meanings.extend(lines)
+            else:
+                label = self.labels[index]
+                notes.append(f"{label}: {value}" if label else value)
+        text = "\n\n".join(notes)
+        if len(text) > TEXT_MAX:
+            text = text[: TEXT_MAX - 1] + "…"
+        return meanings, text
+
+
+def _followed(study: StudyData | None, words: set[int | None]) -> StudyData | None:
+    """The histories of the notes that became words; the others counted as not imported."""
+    if study is None:
+        return None
+    kept = [h for h in study.histories if h.word_id in words]
+    left_out = Counter(study.left_out)
+    left_out[NOT_IMPORTED] += len(study.histories) - len(kept)
+    return replace(study, histories=kept, left_out=+left_out)
