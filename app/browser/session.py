@@ -16,6 +16,7 @@ import js  # type: ignore[import-not-found]
 from app.browser.app import Page
 from app.browser.dom import measured
 from app.browser.idb import IndexedDbBackend
+from app.browser.local_storage import mapping_memory
 from app.browser.network import NetworkStatus
 from app.browser.study import local_utc_offset
 from app.browser.tabs import EditChannel, WriterLock
@@ -50,7 +51,9 @@ class Session:
     def __init__(self, backend: IndexedDbBackend, durability: Durability, lock: WriterLock) -> None:
         self.backend = backend
         self.durability = durability
-        self.controller = Controller(durability.store, utc_offset=local_utc_offset)
+        self.controller = Controller(
+            durability.store, utc_offset=local_utc_offset, mappings=mapping_memory()
+        )
         self.controller.due.paused = True  # the counts follow the first screen (Page.start)
         self.page = Page(self.controller)
         self.network = NetworkStatus(self.page.listen)

@@ -9,34 +9,17 @@ spending guard is in localStorage, so the cap holds across reloads.
 
 from __future__ import annotations
 
-import contextlib
 import json
 
-import js  # type: ignore[import-not-found]
 from pydantic import SecretStr, ValidationError
 
+from app.browser.local_storage import get as _get
+from app.browser.local_storage import put as _set
 from app.llm.settings import ProviderSettings
 
 SETTINGS_KEY = "lexical-ai-settings"
 API_KEY = "lexical-ai-key"
 COUNTER_KEY = "lexical-ai-requests"
-
-
-def _get(name: str) -> str | None:
-    # Storage can be blocked (private mode, policy): then settings last for the tab only.
-    try:
-        value = js.localStorage.getItem(name)
-    except Exception:
-        return None
-    return value if isinstance(value, str) else None
-
-
-def _set(name: str, value: str | None) -> None:
-    with contextlib.suppress(Exception):
-        if value is None:
-            js.localStorage.removeItem(name)
-        else:
-            js.localStorage.setItem(name, value)
 
 
 class SettingsStore:

@@ -32,6 +32,7 @@ from app.store.results import TreeRow
 from app.ui import dialogs
 from app.ui.due import DueCounts
 from app.ui.folder_view import due_text, render_folder, render_home
+from app.ui.mapping_memory import MappingMemory
 from app.ui.nodes import El, h
 from app.ui.routes import Route
 from app.ui.search_view import RESULTS_SHOWN, render_results
@@ -85,6 +86,7 @@ class Controller:
         state: ViewState | None = None,
         *,
         utc_offset: Callable[[], int] = lambda: 0,
+        mappings: MappingMemory | None = None,
     ) -> None:
         self.store = store
         self.state = state or ViewState()
@@ -119,7 +121,7 @@ class Controller:
             "help": lambda _i, _d: Update(dialog=dialogs.help_dialog()),
             "close-dialog": lambda _i, _d: Update(close_dialog=True),
         }
-        self.transfer = TransferActions(lambda: self.store, self.refresh)
+        self.transfer = TransferActions(lambda: self.store, self.refresh, memory=mappings)
         self._actions.update(self.transfer.actions())
         self.study = StudyActions(lambda: self.store, self._now, utc_offset)
         self._actions.update(self.study.actions())

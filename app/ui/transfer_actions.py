@@ -8,21 +8,24 @@ undoable step planned again against the data as it is then.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from app.domain import LexicalError
 from app.store.transfer import ACCEPTED, EXPORT_FILES, ExportKind, Mode, read_import
 from app.ui import transfer_view
+from app.ui.mapping_memory import MappingMemory
 from app.ui.update import Download, Update
 
 if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
     from app.store import Store
+    from app.store.transfer.mapping import ImportChoices
     from app.store.transfer.model import ParsedImport
     from app.store.transfer.plan import PlanSummary
     from app.store.transfer.steps import Steps
 
+T = TypeVar("T")
 Handler = Callable[[int | None, Mapping[str, str]], Update]
 PREVIEW = "#transfer-preview"
 MODES: dict[str, Mode] = {"merge": "merge", "replace": "replace"}
@@ -42,10 +45,12 @@ class TransferActions:
         store: Callable[[], Store],
         refresh: Callable[[], Update],
         today: Callable[[], date] = date.today,
+        memory: MappingMemory | None = None,
     ) -> None:
         self._store = store
         self._refresh = refresh
         self._today = today
+        self.memory = memory or MappingMemory()
         self.pending: PendingImport | None = None
 
     def actions(self) -> dict[str, Handler]:
@@ -56,6 +61,9 @@ class TransferActions:
             "export-csv": lambda _i, _d: self.export("csv"),
             "transfer-mode": lambda _i, d: self.choose_mode(d.get("text", "")),
             "transfer-apply": lambda _i, d: self.apply(d.get("mode", "")),
+            "transfer-map": lambda _i, d: self.map_field(d.get("text", "")),
+            "transfer-header": lambda _i, d: self.choose_header(d.get("text", "")),
+            "transfer-lang": lambda _i, d: self.choose_lang(d.get("text", "")),
         }
 
     def open(self) -> Update:
@@ -77,7 +85,7 @@ class TransferActions:
         cannot be imported (nothing is written either way)."""
         self.pending = None
         try:
-            parsed = yield from read_import(name, data)
+            parsed = yield from read_import(name, data, self.memory.recall)
             plans: dict[Mode, PlanSummary] = {}
             for mode in parsed.modes:
                 plans[mode] = yield from self._store().preview_import(parsed, mode)
@@ -105,6 +113,69 @@ class TransferActions:
         details = transfer_view.details_view(pending.parsed, pending.plans[mode])
         return Update(patch=("#transfer-details", details))
 
+    def map_field(self, value: str) -> Update:
+        """A field's select changed: `value` is "table:field:role"."""
+        from app.store.transfer.records import role_named  # noqa: PLC0415
+        from app.ui.mapping_view import select_id  # noqa: PLC0415
+
+        choices = self._choices()
+        *numbers, name = value.split(":")
+        table, field = _indices(numbers, 2)
+        role = role_named(name)
+        if not 0 <= table < len(choices.tables) or role is None:
+            return Update()
+        mapping = choices.tables[table]
+        if not 0 <= field < len(mapping.roles):
+            return Update()
+        roles = list(mapping.roles)
+        if role == "term":  # one term: the field that was it becomes what this one was
+            roles = [mapping.roles[field] if r == "term" else r for r in roles]
+        roles[field] = role
+        new = replace(mapping, roles=tuple(roles))
+        focus = f"#{select_id(table, field)}"
+        return self._remap(replace(choices, tables=_swap(choices.tables, table, new)), focus)
+
+    def choose_header(self, value: str) -> Update:
+        """The "first row holds" radio changed: `value` is "table:1" (column names) or ":0"."""
+        from app.store.transfer.field_guess import guess  # noqa: PLC0415
+
+        choices = self._choices()
+        table, header = _indices(value.split(":"), 2)
+        source = self._pending().parsed.source
+        if source is None or not 0 <= table < len(choices.tables) or header not in (0, 1):
+            return Update()
+        new = guess(source.tables[table], header=bool(header))
+        focus = f'input[name="header-{table}"]:checked'
+        return self._remap(replace(choices, tables=_swap(choices.tables, table, new)), focus)
+
+    def choose_lang(self, text: str) -> Update:
+        return self._remap(replace(self._choices(), lang=text.strip()), None)
+
+    def _remap(self, choices: ImportChoices, focus: str | None) -> Update:
+        """Build the words again with `choices` and redraw the preview's body."""
+        from app.store.transfer.mapping import build  # noqa: PLC0415
+        from app.store.transfer.steps import run_steps  # noqa: PLC0415
+
+        pending = self._pending()
+        assert pending.parsed.source is not None
+        mode = next(iter(pending.plans))
+        try:
+            parsed = run_steps(build(pending.parsed.source, choices))
+        except LexicalError as exc:
+            body = transfer_view.body_view(pending.parsed, pending.plans, mode, exc.message)
+            return Update(patch=(transfer_view.BODY, body))
+        plans = {m: run_steps(self._store().preview_import(parsed, m)) for m in parsed.modes}
+        self.pending = PendingImport(parsed, plans)
+        return Update(
+            patch=(transfer_view.BODY, transfer_view.body_view(parsed, plans, mode)), focus=focus
+        )
+
+    def _choices(self) -> ImportChoices:
+        choices = self._pending().parsed.choices
+        if choices is None:
+            raise LexicalError("This file has no fields to map.")
+        return choices
+
     def apply(self, value: str) -> Update:
         pending = self._pending()
         mode = MODES.get(value)
@@ -112,19 +183,36 @@ class TransferActions:
             raise LexicalError("Choose how to import this file first.")
         done = self._store().import_parsed(pending.parsed, mode)
         self.pending = None
+        source, choices = pending.parsed.source, pending.parsed.choices
+        if source is not None and choices is not None:
+            for table, mapping in zip(source.tables, choices.tables, strict=True):
+                self.memory.remember(table.key, mapping)
         if not done.changes_anything:
             return Update(close_dialog=True, toast="Nothing to import: it is all here already.")
         update = self._refresh()
         update.close_dialog = True
         update.offer_undo = True
         name = pending.parsed.name
-        update.toast = f"Imported {name}. {transfer_view.sentence(done)} Ctrl+Z undoes it."
+        update.toast = (
+            f"Imported {name}. {transfer_view.sentence(done, done=True)} Ctrl+Z undoes it."
+        )
         return update
 
     def _pending(self) -> PendingImport:
         if self.pending is None:
             raise LexicalError("Choose a file to import first.")
         return self.pending
+
+
+def _indices(parts: list[str], count: int) -> list[int]:
+    """`count` numbers from a choice's value ("0:3" of "0:3:term"); -1s when malformed."""
+    if len(parts) != count or not all(p.isdigit() for p in parts):
+        return [-1] * count
+    return [int(p) for p in parts]
+
+
+def _swap(tables: tuple[T, ...], index: int, new: T) -> tuple[T, ...]:
+    return (*tables[:index], new, *tables[index + 1 :])
 
 
 def _size(data: bytes) -> str:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # only types: the import machinery loads when a file is chose
     from app.store.transfer.plan import PlanSummary, SampleRow
     from app.store.transfer.steps import Progress
 
+BODY = "#transfer-body"
 LISTED_FOLDERS = 50
 LISTED_SKIPS = 200
 KIND_NAMES = {
@@ -23,7 +24,7 @@ KIND_NAMES = {
     "csv": "Word list",
     "anki": "Anki deck",
 }
-OUTCOMES = {"add": "✓ add", "update": "↻ update", "skip": "skip"}
+OUTCOMES = {"add": "✓ add", "update": "↻ update", "merge": "＋ into the same term", "skip": "skip"}
 
 
 def transfer_dialog(accept: str) -> El:
@@ -103,8 +104,28 @@ def failure_view(name: str, message: str) -> El:
     )
 
 
-def preview_view(parsed: ParsedImport, plans: Mapping[Mode, PlanSummary], mode: Mode) -> El:
-    """The import form: what the file holds, the mode choice for backups, and the details."""
+def preview_view(
+    parsed: ParsedImport, plans: Mapping[Mode, PlanSummary], mode: Mode, lang_error: str = ""
+) -> El:
+    """The import form: the file's name, a language for a word list or deck, and the body
+    (what the file holds, how its fields map, the mode choice for backups and the details)."""
+    from app.ui.mapping_view import language_field  # noqa: PLC0415
+
+    return h(
+        "form",
+        {"data-action": "transfer-apply", "aria-label": "Import preview", "class": "transfer-form"},
+        h("h3", {"id": "transfer-file-title", "tabindex": "-1"}, parsed.name),
+        language_field(parsed.choices.lang) if parsed.choices is not None else None,
+        h("div", {"id": BODY[1:]}, body_view(parsed, plans, mode, lang_error)),
+    )
+
+
+def body_view(
+    parsed: ParsedImport, plans: Mapping[Mode, PlanSummary], mode: Mode, lang_error: str = ""
+) -> El:
+    """The part of the form a new mapping or language redraws."""
+    from app.ui.mapping_view import mapping_view  # noqa: PLC0415
+
     workspace = parsed.workspace
     counts = _counted(
         (len(workspace.folders), "folder"),
@@ -112,13 +133,20 @@ def preview_view(parsed: ParsedImport, plans: Mapping[Mode, PlanSummary], mode: 
         (len(workspace.notes), "note"),
     )
     return h(
-        "form",
-        {"data-action": "transfer-apply", "aria-label": "Import preview", "class": "transfer-form"},
-        h("h3", {"id": "transfer-file-title", "tabindex": "-1"}, parsed.name),
-        h("p", {"class": "meta-line"}, f"{KIND_NAMES[parsed.kind]} · {counts or 'empty'}"),
+        "div",
+        None,
+        h("p", {"class": "form-error", "role": "alert"}, lang_error) if lang_error else None,
+        h("p", {"class": "meta-line"}, f"{KIND_NAMES[parsed.kind]} · {counts or 'no words'}"),
         (h("p", {"class": "meta-line"}, remark) for remark in parsed.remarks),
+        mapping_view(parsed.source, parsed.choices)
+        if parsed.source is not None and parsed.choices is not None
+        else None,
         _mode_choice(plans, mode) if len(plans) > 1 else _fixed_mode(mode),
-        h("div", {"id": "transfer-details"}, details_view(parsed, plans[mode])),
+        h(
+            "div",
+            {"id": "transfer-details"},
+            details_view(parsed, plans[mode], blocked=bool(lang_error)),
+        ),
     )
 
 
@@ -153,7 +181,7 @@ def _mode_choice(plans: Mapping[Mode, PlanSummary], mode: Mode) -> El:
     )
 
 
-def details_view(parsed: ParsedImport, plan: PlanSummary) -> El:
+def details_view(parsed: ParsedImport, plan: PlanSummary, *, blocked: bool = False) -> El:
     label = parsed.item_label
     return h(
         "div",
@@ -162,18 +190,29 @@ def details_view(parsed: ParsedImport, plan: PlanSummary) -> El:
         (h("p", {"class": "meta-line"}, note) for note in plan.study_notes),
         _folders(plan),
         _sample(plan.sample, label),
-        _skipped(plan.skipped, plan.skipped_total, label),
+        _rows(
+            "merged",
+            f"Added to a word with the same term ({plan.merged_words:,})",
+            plan.merged,
+            plan.merged_words,
+            label,
+        ),
+        _rows(
+            "skipped", f"Skipped ({plan.skipped_total:,})", plan.skipped, plan.skipped_total, label
+        ),
         form_error(),
         h(
             "div",
             {"class": "form-actions"},
             action("Cancel", "close-dialog"),
-            _import_button(plan),
+            _import_button(plan, blocked=blocked),
         ),
     )
 
 
-def _import_button(plan: PlanSummary) -> El:
+def _import_button(plan: PlanSummary, *, blocked: bool = False) -> El:
+    if blocked:
+        return h("button", {"type": "submit", "class": "primary", "disabled": True}, "Import")
     if not plan.changes_anything:
         return h(
             "button", {"type": "submit", "class": "primary", "disabled": True}, "Nothing to import"
@@ -186,8 +225,16 @@ def _import_button(plan: PlanSummary) -> El:
     )
 
 
-def sentence(plan: PlanSummary) -> str:
-    """One plain sentence of what the import does."""
+# The verbs of `sentence`, before an import (the preview) and after it (the toast).
+_VERBS = {
+    False: ("Adds", "brings", "updates", "adds", "skips", "leaves out", "becomes", "now are"),
+    True: ("Added", "brought", "updated", "added", "skipped", "left out", "became", "were"),
+}
+
+
+def sentence(plan: PlanSummary, *, done: bool = False) -> str:
+    """One plain sentence of what the import does (or, once `done`, did)."""
+    adds, brings, updates, merges, skips, leaves, becomes, are = _VERBS[done]
     added = _counted(
         (plan.new_folders, "folder"), (plan.new_words, "word"), (plan.new_notes, "note")
     )
@@ -196,20 +243,23 @@ def sentence(plan: PlanSummary) -> str:
         removed = _counted(*zip(plan.removed, ("folder", "word", "note"), strict=True))
         if removed and plan.removed_cards:
             removed += f", with the study progress of {_counted((plan.removed_cards, 'card'))},"
-        gone = f" The {removed} here now are removed (Undo brings them back)." if removed else ""
-        brings = f", with {progress}" if progress else ""
-        return f"Your workspace becomes this file: {added or 'nothing'}{brings}.{gone}"
-    parts = [f"Adds {added}" if added else "Adds nothing new"]
+        gone = f" The {removed} here {are} removed (Undo brings them back)." if removed else ""
+        with_progress = f", with {progress}" if progress else ""
+        return f"Your workspace {becomes} this file: {added or 'nothing'}{with_progress}.{gone}"
+    parts = [f"{adds} {added}" if added else f"{adds} nothing new"]
     if progress:
-        parts.append(f"brings {progress}")
+        parts.append(f"{brings} {progress}")
     if plan.updated_words:
-        parts.append(f"updates {_counted((plan.updated_words, 'word'))} with what it adds")
+        parts.append(f"{updates} {_counted((plan.updated_words, 'word'))} with what it adds")
+    if plan.merged_words:
+        rows = _counted((plan.merged_words, "row"))
+        parts.append(f"{merges} the meanings of {rows} to words with the same term")
     duplicates = plan.duplicate_words + plan.duplicate_notes
     problems = plan.skipped_total - plan.duplicate_words
     if duplicates:
-        parts.append(f"skips {_counted((duplicates, 'duplicate'))}")
+        parts.append(f"{skips} {_counted((duplicates, 'duplicate'))}")
     if problems:
-        parts.append(f"leaves out {_counted((problems, 'row'))} with problems")
+        parts.append(f"{leaves} {_counted((problems, 'row'))} with problems")
     return "; ".join(parts) + "."
 
 
@@ -277,17 +327,18 @@ def _sample(rows: Sequence[SampleRow], label: str) -> Node | None:
     )
 
 
-def _skipped(rows: Sequence[SkippedRow], total: int, label: str) -> Node | None:
+def _rows(name: str, title: str, rows: Sequence[SkippedRow], total: int, label: str) -> Node | None:
+    """A list of rows with what happened to each (skipped, or added to another word)."""
     if not rows:
         return None
     shown = rows[:LISTED_SKIPS]
     return h(
         "section",
-        {"class": "transfer-list", "aria-labelledby": "skipped-title"},
-        h("h4", {"id": "skipped-title"}, f"Skipped ({total:,})"),
+        {"class": "transfer-list", "aria-labelledby": f"{name}-title"},
+        h("h4", {"id": f"{name}-title"}, title),
         _table(
-            "Skipped rows",
-            (label, "Term", "Why"),
+            f"{name.title()} rows",
+            (label, "Term", "Why" if name == "skipped" else "What"),
             [(_line(r.line), r.term, r.reason) for r in shown],
         ),
         h("p", {"class": "meta-line"}, f"Showing the first {len(shown):,}.")

@@ -9,6 +9,7 @@ from app.domain import NewFolder, NewWord
 from app.store import Store
 from app.store.transfer.steps import run_steps
 from app.ui.controller import Controller
+from app.ui.mapping_memory import MappingMemory
 from app.ui.nodes import El, find_all, text_content
 from app.ui.update import Update
 from tests.anki_decks import card_ids, make_apkg, with_revlog
@@ -75,10 +76,10 @@ def test_a_csv_preview_shows_folders_rows_and_skips_then_imports_as_one_undo() -
     assert "Skipped (1)" in text and "Term must not be empty." in text
     (skipped,) = find_all(form, lambda e: e.attrs.get("aria-label") == "Skipped rows")
     assert "3" in [text_content(td) for td in find_all(skipped, lambda e: e.tag == "td")]
-    assert not find_all(form, lambda e: e.attrs.get("type") == "radio")  # CSV only merges
+    assert not find_all(form, lambda e: e.attrs.get("value") == "replace")  # CSV only merges
     update = ui.dispatch("transfer-apply", None, {"mode": "merge"})
     assert update.error is None and update.close_dialog and update.tree and update.offer_undo
-    assert update.toast is not None and update.toast.startswith("Imported words.csv. Adds 2")
+    assert update.toast is not None and update.toast.startswith("Imported words.csv. Added 2")
     assert [f.name for f in ui.store.folders()] == ["Bio", "Cells"]
     ui.dispatch("undo")
     assert ui.store.folders() == []
@@ -162,3 +163,93 @@ def test_a_read_only_tab_may_export_but_not_import() -> None:
     preview(ui, "w.csv", b"term\nhola\n")
     assert ui.dispatch("transfer-apply", None, {"mode": "merge"}).error == "Read-only here."
     assert ui.store.folders() == []
+
+
+def _selects(form: El) -> dict[str, str]:
+    """Each field's select (by its label) -> the role chosen."""
+    chosen = {}
+    for select in find_all(form, lambda e: e.tag == "select"):
+        (option,) = [o for o in select.children if isinstance(o, El) and "selected" in o.attrs]
+        chosen[str(select.attrs["aria-label"])] = str(option.attrs["value"]).split(":")[2]
+    return chosen
+
+
+def _body(update: Update) -> str:
+    assert update.patch is not None and update.patch[0] == "#transfer-body"
+    return text_content(patched(update))
+
+
+def test_the_preview_shows_each_field_with_an_example_and_what_it_becomes() -> None:
+    ui = make()
+    ui.dispatch("transfer")
+    form = preview(ui, "list.csv", b"Nr,Word,Meaning\n1,Haus,house\n2,Baum,tree\n")
+    assert _selects(form) == {
+        "Nr becomes": "skip",
+        "Word becomes": "term",
+        "Meaning becomes": "meanings",
+    }
+    text = text_content(form)
+    assert "What each field becomes" in text and "Haus" in text
+    assert "Column names Lexical recognises" in text
+    radios = find_all(form, lambda e: e.attrs.get("name") == "header-0")
+    assert [("checked" in r.attrs) for r in radios] == [True, False]
+
+
+def test_choosing_another_term_swaps_roles_and_rebuilds_the_words() -> None:
+    ui = make()
+    ui.dispatch("transfer")
+    preview(ui, "list.csv", b"Nr,Word,Meaning\n1,Haus,house\n2,Baum,tree\n")
+    update = ui.dispatch("transfer-map", None, {"text": "0:2:term"})
+    assert update.focus == "#map-0-2"
+    assert _selects(patched(update)) == {
+        "Nr becomes": "skip",
+        "Word becomes": "meanings",
+        "Meaning becomes": "term",
+    }
+    ui.dispatch("transfer-apply", None, {"mode": "merge"})
+    assert [(w.term, w.meanings) for w in ui.store.find_words("house")] == [("house", ["Haus"])]
+
+
+def test_the_first_row_can_be_read_as_words_and_a_language_given_to_all() -> None:
+    ui = make()
+    ui.dispatch("transfer")
+    preview(ui, "list.csv", b"word,meaning\nHaus,house\n")
+    assert "Adds 1 folder and 2 words" in _body(
+        ui.dispatch("transfer-header", None, {"text": "0:0"})
+    )
+    assert "Adds 1 folder and 1 word" in _body(
+        ui.dispatch("transfer-header", None, {"text": "0:1"})
+    )
+    refused = ui.dispatch("transfer-lang", None, {"text": "not a tag!"})
+    assert 'The language "not a tag!"' in _body(refused)
+    (button,) = find_all(patched(refused), lambda e: e.attrs.get("type") == "submit")
+    assert "disabled" in button.attrs
+    ui.dispatch("transfer-lang", None, {"text": "de"})
+    ui.dispatch("transfer-apply", None, {"mode": "merge"})
+    assert ui.store.find_words("Haus")[0].lang == "de"
+
+
+def test_malformed_mapping_choices_change_nothing() -> None:
+    ui = make()
+    ui.dispatch("transfer")
+    preview(ui, "list.csv", b"word,meaning\nHaus,house\n")
+    for value in ("", "0:9:term", "5:0:term", "0:0:owner", "a:b:term", "0:0"):
+        assert ui.dispatch("transfer-map", None, {"text": value}).patch is None
+    for value in ("", "0:7", "3:1", "x"):
+        assert ui.dispatch("transfer-header", None, {"text": value}).patch is None
+
+
+def test_the_chosen_mapping_is_remembered_for_the_next_file_of_that_layout() -> None:
+    kept: dict[str, str] = {}
+    memory = MappingMemory(lambda: kept.get("m"), lambda text: kept.__setitem__("m", text))
+    ui = Controller(Store.open(), mappings=memory)
+    deck = make_apkg({"A": [(["Haus", "house", "das Haus"], [])]})
+    ui.dispatch("transfer")
+    preview(ui, "a.apkg", deck)
+    ui.dispatch("transfer-map", None, {"text": "0:2:meanings"})
+    ui.dispatch("transfer-apply", None, {"mode": "merge"})
+    ui.dispatch("transfer")
+    form = preview(ui, "b.apkg", make_apkg({"B": [(["Baum", "tree", "der Baum"], [])]}))
+    assert _selects(form)["Example becomes"] == "meanings"
+    assert MappingMemory(lambda: "not json").recall("x") is None
+    assert MappingMemory(lambda: '{"x": {"roles": ["owner"]}}').recall("x") is None

@@ -10,10 +10,11 @@ workspace from the records with it. So every format shares one mapping step.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, get_args
+from typing import TYPE_CHECKING, Literal, NamedTuple, get_args
 
-from app.store.transfer import SourceKind
-from app.store.transfer.model import StudyData
+if TYPE_CHECKING:
+    from app.store.transfer import SourceKind
+    from app.store.transfer.model import StudyData
 
 Role = Literal["term", "meanings", "notes", "folder", "lang", "color", "skip"]
 ROLES: tuple[Role, ...] = get_args(Role)
@@ -26,6 +27,10 @@ ROLE_NAMES: dict[Role, str] = {
     "color": "Colour",
     "skip": "Leave out",
 }
+
+
+def role_named(name: str) -> Role | None:
+    return next((role for role in ROLES if role == name), None)
 
 
 class Record(NamedTuple):
