@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import genanki
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
@@ -25,7 +26,7 @@ from e2e.lexical_ui import (
     wait_saved,
     word_item,
 )
-from tests.anki_decks import card_ids, newer_format_package, sample_deck, with_revlog
+from tests.anki_decks import card_ids, make_apkg, newer_format_package, sample_deck, with_revlog
 
 ONE_NOTE = "Learn the **phases** in order."
 
@@ -172,7 +173,7 @@ def test_a_csv_preview_shows_what_happens_then_imports_and_undoes(
 
     form.get_by_role("button", name="Import").click()
     expect(dialog(app)).to_be_hidden()
-    expect(toast(app)).to_contain_text("Imported words.csv. Adds 3 folders and 2 words")
+    expect(toast(app)).to_contain_text("Imported words.csv. Added 3 folders and 2 words")
     expect(tree_link(app, "Chemistry")).to_be_visible()
     expect(tree_link(app, "🧬 Biology")).to_have_accessible_name("🧬 Biology, 2 words")
     wait_saved(app)
@@ -199,6 +200,39 @@ def test_an_anki_deck_becomes_folders_and_words(app: Page, tmp_path: Path) -> No
     )
     expect(word_item(app, "ribosome")).to_contain_text("makes proteins & more")
     expect(tree_link(app, "Spanish")).to_have_accessible_name("Spanish, 1 word")
+
+
+def test_a_decks_fields_are_mapped_in_the_preview_and_homographs_keep_both_meanings(
+    app: Page, tmp_path: Path
+) -> None:
+    fields = [{"name": n} for n in ("Key", "Wort", "Bedeutung", "Beispiel")]
+    template = {"name": "Card 1", "qfmt": "{{Wort}}", "afmt": "{{Bedeutung}}"}
+    model = genanki.Model(1_700_000_010, "Goethe B1", fields=fields, templates=[template])
+    notes = [
+        (["B1-CH01:1", "家", "(N) Familie; Zuhause", "Mein Zuhause."], []),
+        (["B1-CH01:2", "人", "Mensch", "Ein Mensch."], []),
+        (["B1-CH01:3", "家", "(Met) für Firmen, Schulen", "Eine Firma."], []),
+    ]
+    deck = tmp_path / "goethe.apkg"
+    deck.write_bytes(make_apkg({"Goethe B1": notes}, model=model))
+    form = choose_file(open_transfer(app), deck)
+    expect(form.get_by_label("Key becomes")).to_have_value(re.compile(":skip$"))
+    expect(form.get_by_label("Wort becomes")).to_have_value(re.compile(":term$"))
+    expect(form).to_contain_text("Adds 1 folder and 2 words; adds the meanings of 1 row")
+    expect(form.get_by_role("table", name="Merged rows")).to_contain_text("1 meaning added")
+    form.get_by_label("Beispiel becomes").select_option(label="Leave out")
+    expect(form.get_by_label("Beispiel becomes")).to_be_focused()
+    form.get_by_label("Language of these words").fill("zh")
+    expect(form.get_by_role("table", name="First rows")).to_contain_text("家")
+    screenshot(app, "transfer-mapping")
+    form.get_by_role("button", name="Import").click()
+    expect(dialog(app)).to_be_hidden()
+    expect(toast(app)).to_contain_text("Added 1 folder and 2 words")
+    tree_link(app, "Goethe B1").click()
+    expect(word_item(app, "家").get_by_role("listitem")).to_have_text(
+        ["(N) Familie; Zuhause", "(Met) für Firmen, Schulen"]
+    )
+    expect(word_item(app, "家")).not_to_contain_text("Eine Firma.")
 
 
 def test_an_anki_review_history_comes_along_before_anything_was_studied(
