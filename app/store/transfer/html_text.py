@@ -5,7 +5,6 @@ own markup (`[sound:x.mp3]`, `{{c1::answer::hint}}`) reduced to what a reader wo
 from __future__ import annotations
 
 import re
-import unicodedata
 from html.parser import HTMLParser
 
 _BLOCKS = frozenset(
@@ -15,6 +14,8 @@ _BLOCKS = frozenset(
 _DROPPED = frozenset({"script", "style", "head", "title", "template", "object"})
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::[^}]*)?\}\}", re.DOTALL)
+_MARKUP = re.compile(r"[<&]|\[sound:|\{\{c\d")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
 
 
 class _Collector(HTMLParser):
@@ -47,13 +48,10 @@ class _Collector(HTMLParser):
 def html_to_text(html: str) -> str:
     """The visible text of `html`: one line per line break or block, blank lines dropped,
     spaces collapsed, control characters removed."""
-    collector = _Collector()
-    collector.feed(_CLOZE.sub(r"\1", _SOUND.sub("", html)))
-    collector.close()
-    text = "".join(collector.parts)
-    lines = (" ".join(_printable(line).split()) for line in text.splitlines())
+    if _MARKUP.search(html):  # most fields of a deck are plain words: no parser needed
+        collector = _Collector()
+        collector.feed(_CLOZE.sub(r"\1", _SOUND.sub("", html)))
+        collector.close()
+        html = "".join(collector.parts)
+    lines = (" ".join(_CONTROL.sub(" ", line).split()) for line in html.splitlines())
     return "\n".join(line for line in lines if line)
-
-
-def _printable(text: str) -> str:
-    return "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in text)

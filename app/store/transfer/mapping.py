@@ -81,16 +81,21 @@ class _Shape:
     def __init__(self, table: FieldTable, mapping: TableMapping, *, keep_id: bool, lang: str):
         names = table.names(mapping.header)
         headerless = table.header is not None and not mapping.header
-        self.fields = list(zip(mapping.roles, names, strict=True))
-        self.labels = [None if headerless or normal_name(n) in UNLABELLED else n for n in names]
+        labels = [None if headerless or normal_name(n) in UNLABELLED else n for n in names]
+        roles = mapping.roles
+        # Worked out once per table, not per record: a deck has tens of thousands.
+        self.texts = [
+            (index, role == "meanings", labels[index])
+            for index, role in enumerate(roles)
+            if role in ("meanings", "notes")
+        ]
+        self.single = {role: roles.index(role) for role in reversed(roles)}  # the first of each
         self.keep_id = keep_id
         self.lang = lang
 
     def _first(self, record: Record, role: Role) -> str:
-        for index, (field_role, _name) in enumerate(self.fields):
-            if field_role == role:
-                return record.values[index]
-        return ""
+        index = self.single.get(role)
+        return "" if index is None else record.values[index]
 
     def add(self, builder: WorkspaceBuilder, record: Record) -> None:
         if not any(v.strip() for v in record.values):
@@ -122,19 +127,18 @@ class _Shape:
         """The record's meanings and its notes text."""
         meanings: list[str] = []
         notes: list[str] = []
-        for index, (role, _name) in enumerate(self.fields):
+        for index, is_meaning, label in self.texts:
             value = record.values[index]
-            if not value.strip() or role not in ("meanings", "notes"):
+            if not value.strip():
                 continue
-            lines = [line.strip() for line in value.splitlines() if line.strip()]
-            fits = len(meanings) + len(lines) <= MEANINGS_MAX and all(
-                len(line) <= MEANING_MAX for line in lines
-            )
-            if role == "meanings" and fits:
-                meanings.extend(lines)
-            else:
-                label = self.labels[index]
-                notes.append(f"{label}: {value}" if label else value)
+            if is_meaning:
+                lines = [line.strip() for line in value.splitlines() if line.strip()]
+                if len(meanings) + len(lines) <= MEANINGS_MAX and all(
+                    len(line) <= MEANING_MAX for line in lines
+                ):
+                    meanings.extend(lines)
+                    continue
+            notes.append(f"{label}: {value}" if label else value)
         text = "\n\n".join(notes)
         if len(text) > TEXT_MAX:
             text = text[: TEXT_MAX - 1] + "…"
