@@ -19,10 +19,12 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from bench import scenarios, startup
+from bench import imports, scenarios, startup
 from bench.browser import ROOT, chromium_version, serve
 from bench.report import missing, write
 from bench.workload import Size, build
+
+IMPORT_RUNS = 3  # each in a fresh profile, so few
 
 
 def _log(message: str) -> None:
@@ -37,11 +39,12 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--folders", type=int, help="folders in the big workload (2000)")
     parser.add_argument("--small-words", type=int, default=1_000, help="the small workload")
     parser.add_argument("--edits", type=int, help="edits timed per workload (60)")
+    parser.add_argument("--deck-notes", type=int, help="notes in the imported deck (10000)")
     parser.add_argument("--json", type=Path, help="results file (bench/results.json)")
     parser.add_argument("--doc", type=Path, help="table file (docs/benchmarks.md)")
     args = parser.parse_args()
-    smoke = {"runs": 1, "words": 2_000, "folders": 50, "edits": 5}
-    full = {"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60}
+    smoke = {"runs": 1, "words": 2_000, "folders": 50, "edits": 5, "deck_notes": 300}
+    full = {"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60, "deck_notes": 10_000}
     for name, default in (smoke if args.smoke else full).items():
         if getattr(args, name) is None:
             setattr(args, name, default)
@@ -83,6 +86,7 @@ def _meta(args: argparse.Namespace, queries: int) -> dict[str, Any]:
             "small_words": args.small_words,
             "queries": queries,
             "edits": args.edits,
+            "deck_notes": args.deck_notes,
         },
     }
 
@@ -103,6 +107,7 @@ def main() -> None:
             playwright, base_url, Path(data), large, runs=args.runs, edits=args.edits, log=_log
         )
         figures += scenarios.small(playwright, base_url, Path(data), small, args.edits)
+        figures += imports.measure(playwright, base_url, IMPORT_RUNS, args.deck_notes)
     print(write(figures, _meta(args, len(large.queries)), args.json, args.doc))
     _log(f"done in {time.monotonic() - started:.0f} s; wrote {args.json} and {args.doc}")
     if not_produced := missing(figures):

@@ -1,8 +1,8 @@
 """Browser side of Import / Export: read a chosen file's bytes, drive the preview between
 repaints with a progress bar, let the page paint "Importing…" before the import runs, and hand
 exports to the browser as downloads (a Blob behind an object URL, clicked as `a.download`).
-An Anki package's review history is replayed through the scheduler, so py-fsrs is loaded (once,
-as studying loads it) before one is read."""
+An Anki package's review history is replayed through the scheduler, so when the preview says it
+needs it, py-fsrs is loaded (once, as studying loads it) before the preview goes on."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, to_js  # type: ignore[import-not-found]
 
 from app.browser.dom import by_id, data, found, js_object, replace_children
-from app.store.transfer import MAX_FILE_BYTES, may_replay_history
+from app.store.transfer import MAX_FILE_BYTES
 from app.store.transfer.steps import Progress
 from app.ui.transfer_view import progress_view
 from app.ui.update import Download
@@ -78,13 +78,6 @@ class TransferGlue:
         except Exception:  # moved or deleted since it was picked, no permission, no memory
             self.page.apply(actions.refuse_file(name, "The browser could not read this file."))
             return
-        if may_replay_history(data):
-            try:
-                await self.page.study_runtime.load()
-            except Exception as exc:
-                message = f"The study scheduler could not be loaded ({exc}). Reload and try again."
-                self.page.apply(actions.refuse_file(name, message))
-                return
         steps = actions.preview_file(name, data)
         while True:
             try:
@@ -93,7 +86,18 @@ class TransferGlue:
                 self.page.apply(stop.value)
                 return
             self._show(progress_view(name, step))
+            if step.needs_scheduler and not await self._load_scheduler(name):
+                return
             await asyncio.sleep(0)
+
+    async def _load_scheduler(self, name: str) -> bool:
+        try:
+            await self.page.study_runtime.load()
+        except Exception as exc:
+            message = f"The study scheduler could not be loaded ({exc}). Reload and try again."
+            self.page.apply(self.page.controller.transfer.refuse_file(name, message))
+            return False
+        return True
 
     def _show(self, node: Any) -> None:
         target = by_id("transfer-preview")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from app.domain import LexicalError
 from app.store.transfer import ACCEPTED, EXPORT_FILES, ExportKind, Mode, read_import
+from app.store.transfer.steps import Progress
 from app.ui import transfer_view
 from app.ui.mapping_memory import MappingMemory
 from app.ui.update import Download, Update
@@ -86,6 +87,9 @@ class TransferActions:
         self.pending = None
         try:
             parsed = yield from read_import(name, data, self.memory.recall)
+            study = parsed.workspace.study
+            if study is not None and study.histories:
+                yield Progress("Loading the study scheduler", 0, 1, needs_scheduler=True)
             plans: dict[Mode, PlanSummary] = {}
             for mode in parsed.modes:
                 plans[mode] = yield from self._store().preview_import(parsed, mode)

@@ -253,3 +253,14 @@ def test_the_chosen_mapping_is_remembered_for_the_next_file_of_that_layout() -> 
     assert _selects(form)["Example becomes"] == "meanings"
     assert MappingMemory(lambda: "not json").recall("x") is None
     assert MappingMemory(lambda: '{"x": {"roles": ["owner"]}}').recall("x") is None
+
+
+def test_only_a_deck_with_a_review_history_asks_for_the_scheduler() -> None:
+    def asks(data: bytes) -> bool:
+        steps = make().transfer.preview_file("d.apkg", data)
+        return any(step.needs_scheduler for step in steps)
+
+    plain = make_apkg({"A": [(["Haus", "house", ""], [])]})
+    card = card_ids(plain)[("Haus", 0)]
+    assert not asks(plain)
+    assert asks(with_revlog(plain, [(1_700_000_000_000, card, 3, 5_000, 0)]))

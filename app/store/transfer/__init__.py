@@ -51,12 +51,6 @@ SUPPORTED = (
 )
 
 
-def may_replay_history(data: bytes) -> bool:
-    """Whether reading `data` may replay a review history through the scheduler (py-fsrs,
-    which the browser loads on first use): true for Anki packages."""
-    return data.startswith(ZIP_MAGIC)
-
-
 def read_import(name: str, data: bytes, recall: Recall = lambda _key: None) -> Steps[ParsedImport]:
     """Read and check a file (as progress steps); raises InvalidInput saying what is wrong.
     `recall` gives the field mapping the user last chose for a layout of a word list or deck."""

@@ -15,6 +15,7 @@ _DROPPED = frozenset({"script", "style", "head", "title", "template", "object"})
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::[^}]*)?\}\}", re.DOTALL)
 _MARKUP = re.compile(r"[<&]|\[sound:|\{\{c\d")
+_BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # where splitlines splits
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
 
 
@@ -53,5 +54,7 @@ def html_to_text(html: str) -> str:
         collector.feed(_CLOZE.sub(r"\1", _SOUND.sub("", html)))
         collector.close()
         html = "".join(collector.parts)
+    if not _BREAK.search(html):  # one line
+        return " ".join(_CONTROL.sub(" ", html).split())
     lines = (" ".join(_CONTROL.sub(" ", line).split()) for line in html.splitlines())
     return "\n".join(line for line in lines if line)

@@ -13,11 +13,14 @@ CHUNK = 2_000  # items handled between two progress steps
 
 @dataclass(frozen=True)
 class Progress:
-    """Yielded between chunks of work so the page can repaint and show how far it got."""
+    """Yielded between chunks of work so the page can repaint and show how far it got.
+    `needs_scheduler`: the next steps replay a review history, so the page must load the
+    study scheduler (py-fsrs, loaded on first use) before it goes on."""
 
     stage: str
     done: int
     total: int
+    needs_scheduler: bool = False
 
 
 Steps = Generator[Progress, None, T]
