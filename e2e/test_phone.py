@@ -209,6 +209,10 @@ def test_every_screen_and_dialog_fits_and_every_control_is_reachable(
     box.get_by_role("button", name="Close").click()
     expect(app.get_by_role("button", name="More actions")).to_be_focused()
 
+    # The rest in the dark theme, switched from the menu.
+    _menu(app, "Switch to dark theme").click()
+    expect(app.locator("html")).to_have_attribute("data-theme", "dark")
+
     words = tmp_path / "travel.csv"
     words.write_text(CSV, encoding="utf-8")
     _menu(app, "Import / Export").click()
