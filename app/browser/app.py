@@ -17,6 +17,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
+from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
@@ -72,14 +73,15 @@ class Page:
         self.commands: dict[str, Callable[[], None]] = {}
         self.search = SearchBox(controller, lambda query: self.run("study", None, {"query": query}))
         self.shortcuts = Shortcuts(self)
+        self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
 
     # --- wiring -------------------------------------------------------------------------------
 
-    def listen(self, target: Any, event: str, handler: Any) -> None:
+    def listen(self, target: Any, event: str, handler: Any, *, capture: bool = False) -> None:
         proxy = create_proxy(handler)
         self._proxies.append(proxy)
-        target.addEventListener(event, proxy)
+        target.addEventListener(event, proxy, capture)
 
     def start(self) -> None:
         doc = js.document
@@ -95,6 +97,7 @@ class Page:
         self.listen(js.window, "hashchange", lambda _e: self.route())
         self.listen(js.window, "beforeunload", self._on_beforeunload)
         self.search.start(self.listen)
+        self.drawers.start(self.listen)
         for element_id in ("search", "new-root-folder", "transfer-button", "study-button"):
             by_id(element_id).disabled = False
         self._update_theme_button()

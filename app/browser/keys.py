@@ -36,6 +36,8 @@ class Shortcuts:
         if modifier and not in_field and key.lower() in ("z", "y"):
             redo = key.lower() == "y" or bool(event.shiftKey)
             return lambda: page.run("redo" if redo else "undo")
+        if key == "Escape" and not page.dialog.open and page.drawers.is_open:
+            return page.drawers.close
         if key == "Escape" and not page.dialog.open:
             return self._escape if (in_field or page.search.is_open()) else None
         if in_field or modifier or (event.altKey and key != "ArrowUp"):

@@ -12,6 +12,7 @@ from app.domain import Folder
 from app.store.results import BulkPreview, BulkRow, DeletionSummary, TreeRow
 from app.ui.folder_view import action, colour_select, form_error
 from app.ui.nodes import El, Node, h
+from app.ui.transfer_view import table_box
 from app.ui.tree_view import folder_label
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -230,27 +231,7 @@ def _preview_table(preview: BulkPreview | None) -> Node:
         None,
         h("p", {"class": "preview-summary", "data-role": "bulk-summary"}, summary),
         h("p", {"class": "meta-line"}, preview.note) if preview.note else None,
-        h(
-            "div",
-            {"class": "preview-scroll"},
-            h(
-                "table",
-                {"class": "preview-table", "aria-label": "Preview"},
-                h(
-                    "thead",
-                    None,
-                    h(
-                        "tr",
-                        None,
-                        h("th", None, "Line"),
-                        h("th", None, "Term"),
-                        h("th", None, "Meanings"),
-                        h("th", None, "Status"),
-                    ),
-                ),
-                h("tbody", None, rows),
-            ),
-        ),
+        table_box("Preview", ("Line", "Term", "Meanings", "Status"), rows),
         h("p", {"class": "meta-line"}, f"Showing the first 500 of {len(preview.rows)} lines.")
         if len(preview.rows) > 500
         else None,

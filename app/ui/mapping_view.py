@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from app.store.transfer.field_guess import understood_names
 from app.store.transfer.records import ROLE_NAMES, ROLES
 from app.ui.nodes import Child, El, h
+from app.ui.transfer_view import table_box
 
 if TYPE_CHECKING:
     from app.store.transfer.mapping import ImportChoices
@@ -48,37 +49,18 @@ def _table(index: int, table: FieldTable, mapping: TableMapping, titled: bool) -
     return (
         h("p", {"class": "mapping-title"}, h("strong", None, title)) if title else None,
         _header_choice(index, mapping.header) if table.header is not None else None,
-        h(
-            "div",
-            {"class": "preview-scroll"},
-            h(
-                "table",
-                {"class": "preview-table mapping-table", "aria-label": f"Fields of {table.title}"},
+        table_box(
+            f"Fields of {table.title}",
+            ("Field", "Example", "Becomes"),
+            (
                 h(
-                    "thead",
+                    "tr",
                     None,
-                    h(
-                        "tr",
-                        None,
-                        h("th", None, "Field"),
-                        h("th", None, "Example"),
-                        h("th", None, "Becomes"),
-                    ),
-                ),
-                h(
-                    "tbody",
-                    None,
-                    (
-                        h(
-                            "tr",
-                            None,
-                            h("td", None, name),
-                            h("td", {"class": "mapping-example"}, _example(table, rows, field)),
-                            h("td", None, _role_select(index, field, name, mapping)),
-                        )
-                        for field, name in enumerate(names)
-                    ),
-                ),
+                    h("td", None, name),
+                    h("td", {"class": "mapping-example"}, _example(table, rows, field)),
+                    h("td", None, _role_select(index, field, name, mapping)),
+                )
+                for field, name in enumerate(names)
             ),
         ),
     )

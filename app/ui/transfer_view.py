@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from app.ui.folder_view import action, form_error
-from app.ui.nodes import El, Node, h
+from app.ui.nodes import Child, El, Node, h
 
 if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
     from app.store.transfer import Mode
@@ -292,17 +292,24 @@ def _folders(plan: PlanSummary) -> Node | None:
     )
 
 
-def _table(label: str, headers: Sequence[str], rows: Sequence[Sequence[Node]]) -> El:
+def table_box(label: str, headers: Sequence[str], rows: Child) -> El:
+    """A preview table in a box that scrolls on its own (a wide table on a phone, a long one
+    anywhere), focusable so the arrow keys can scroll it too."""
     return h(
         "div",
-        {"class": "preview-scroll"},
+        {"class": "preview-scroll", "role": "region", "aria-label": label, "tabindex": 0},
         h(
             "table",
             {"class": "preview-table", "aria-label": label},
             h("thead", None, h("tr", None, (h("th", None, x) for x in headers))),
-            h("tbody", None, (h("tr", None, (h("td", None, c) for c in row)) for row in rows)),
+            h("tbody", None, rows),
         ),
     )
+
+
+def _table(label: str, headers: Sequence[str], rows: Sequence[Sequence[Node]]) -> El:
+    cells = (h("tr", None, (h("td", None, c) for c in row)) for row in rows)
+    return table_box(label, headers, cells)
 
 
 def _line(line: int | None) -> str:

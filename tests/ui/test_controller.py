@@ -233,3 +233,16 @@ def test_the_sidebar_is_redrawn_only_when_what_it_shows_changes() -> None:
     assert collapsed is not counted and "Cells" not in text_content(collapsed)
     ui.state.expanded.add(fid)
     assert "Cells" in text_content(ui.render_tree())
+
+
+def test_the_bulk_paste_preview_scrolls_in_a_named_box_that_keys_can_reach() -> None:
+    ui = make()
+    fid = folder(ui)
+    update = ui.dispatch("bulk-preview", str(fid), {"text": "cell - unit\natom - tiny"})
+    assert update.patch is not None and isinstance(update.patch[1], El)
+    (box,) = find_all(update.patch[1], lambda e: "preview-scroll" in e.attrs.get("class", ""))
+    assert (box.attrs["role"], box.attrs["aria-label"], box.attrs["tabindex"]) == (
+        "region",
+        "Preview",
+        "0",
+    )

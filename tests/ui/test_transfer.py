@@ -74,7 +74,9 @@ def test_a_csv_preview_shows_folders_rows_and_skips_then_imports_as_one_undo() -
     assert "Adds 2 folders and 2 words; leaves out 1 row with problems." in text
     assert "Folders to create (2)" in text and "Bio › Cells" in text
     assert "Skipped (1)" in text and "Term must not be empty." in text
-    (skipped,) = find_all(form, lambda e: e.attrs.get("aria-label") == "Skipped rows")
+    (skipped,) = find_all(
+        form, lambda e: e.tag == "table" and e.attrs.get("aria-label") == "Skipped rows"
+    )
     assert "3" in [text_content(td) for td in find_all(skipped, lambda e: e.tag == "td")]
     assert not find_all(form, lambda e: e.attrs.get("value") == "replace")  # CSV only merges
     update = ui.dispatch("transfer-apply", None, {"mode": "merge"})
@@ -264,3 +266,15 @@ def test_only_a_deck_with_a_review_history_asks_for_the_scheduler() -> None:
     card = card_ids(plain)[("Haus", 0)]
     assert not asks(plain)
     assert asks(with_revlog(plain, [(1_700_000_000_000, card, 3, 5_000, 0)]))
+
+
+def test_preview_tables_scroll_in_a_named_box_that_keys_can_reach() -> None:
+    ui = make()
+    ui.dispatch("transfer")
+    form = preview(ui, "words.csv", b"folder,term,meanings\nBio,cell,unit\nBio,,orphan\n")
+    boxes = find_all(form, lambda e: "preview-scroll" in e.attrs.get("class", ""))
+    assert [(b.attrs["role"], b.attrs["aria-label"], b.attrs["tabindex"]) for b in boxes] == [
+        ("region", "Fields of the word list", "0"),
+        ("region", "First rows", "0"),
+        ("region", "Skipped rows", "0"),
+    ]

@@ -134,7 +134,7 @@ def read_csv(name: str, data: bytes) -> Steps[RecordSource]:
     named = "\x1f".join(normal_name(c) for c in header) if is_header(header) else f"{width}"
     table = FieldTable(
         key=f"csv:{named}",
-        title="Columns",
+        title="the word list",
         fields=tuple(f"Column {i + 1}" for i in range(width)),
         records=records,
         header=header,
