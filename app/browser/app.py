@@ -237,19 +237,26 @@ class Page:
                 self._draw_charts()
 
     async def _reveal(self, selector: str) -> None:
-        """Scroll a linked row into view, and again until it stays put: rows not drawn yet have
-        an estimated height (content-visibility), so drawing those around it moves it."""
+        """Scroll a linked row into view so that it stays there. Rows not drawn yet only have
+        an estimated height (content-visibility), and drawing the ones around the target would
+        move it: for one frame every row of its list is drawn, so each gets its real height
+        (which the browser then remembers), and the row is scrolled to again until it stays."""
+        target = js.document.querySelector(selector)
+        if not found(target):
+            return
+        rows = target.parentElement
+        rows.setAttribute("data-revealing", "true")
         placed: float | None = None
         for _ in range(REVEAL_FRAMES):
-            target = js.document.querySelector(selector)
-            if not found(target):
-                return
+            if not target.isConnected:
+                break
             if placed is not None and abs(target.getBoundingClientRect().top - placed) < 1:
-                return
+                break
             taller = target.getBoundingClientRect().height > self.main.clientHeight
             target.scrollIntoView(js_object(block="start" if taller else "center"))
             placed = target.getBoundingClientRect().top
             await repaint()
+        rows.removeAttribute("data-revealing")
 
     def refresh_toolbar(self) -> None:
         store = self.controller.store

@@ -20,7 +20,7 @@ MAX_FILTER_CHARS = 200
 def word_tools(query: WordQuery, page: WordPage, total: int) -> El:
     return h(
         "div",
-        {"class": "word-tools", "role": "search", "aria-label": "Filter and sort the words"},
+        {"class": "word-tools", "role": "search", "aria-label": "Filter and sort"},
         h("label", {"for": "word-filter"}, "Filter words"),
         h(
             "input",
@@ -35,7 +35,7 @@ def word_tools(query: WordQuery, page: WordPage, total: int) -> El:
                 "data-input-action": "filter-words",
             },
         ),
-        h("label", {"for": "word-sort"}, "Sort"),
+        h("label", {"for": "word-sort"}, "Sort words"),
         h(
             "select",
             {"id": "word-sort", "data-input-action": "sort-words"},
