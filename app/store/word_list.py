@@ -13,7 +13,7 @@ from typing import Literal, get_args
 
 from app.domain import FolderId, Word, WordId
 from app.store.db import Database
-from app.store.queries import words_by_id
+from app.store.queries import word_count, words_by_id
 from app.text.fold import fold
 
 WordSort = Literal["az", "newest", "due"]
@@ -62,22 +62,28 @@ def _source(query: WordQuery) -> str:
     return f"{join} WHERE {where}"
 
 
-def listing(db: Database, folder_id: FolderId, query: WordQuery) -> list[WordId]:
-    """The ids of the words `query` lists, in order. One pass over the folder gives the page,
-    the count and a word's place alike (a filter folds each word once per keystroke)."""
+def listing(
+    db: Database, folder_id: FolderId, query: WordQuery, start: int = 0, limit: int = -1
+) -> list[WordId]:
+    """The ids of the words `query` lists, in order (`limit` of them from `start`; -1: all)."""
     rows = db.all(
-        f"SELECT id FROM word {_source(query)} ORDER BY {_ORDER[query.sort]}",
-        {"folder": folder_id, "needle": query.needle},
+        f"SELECT id FROM word {_source(query)} ORDER BY {_ORDER[query.sort]} "
+        "LIMIT :limit OFFSET :start",
+        {"folder": folder_id, "needle": query.needle, "start": start, "limit": limit},
     )
     return [WordId(r[0]) for r in rows]
 
 
 def page(db: Database, folder_id: FolderId, query: WordQuery, start: int, limit: int) -> WordPage:
-    ids = listing(db, folder_id, query)
-    start = max(0, start)
-    shown = ids[start : start + max(0, limit)]
+    start, limit = max(0, start), max(0, limit)
+    if query.needle:
+        # One pass of the filter (it folds every word of the folder) gives page and count.
+        ids = listing(db, folder_id, query)
+        shown, matching = ids[start : start + limit], len(ids)
+    else:  # the index pages and counts by itself
+        shown, matching = listing(db, folder_id, query, start, limit), word_count(db, folder_id)
     found = {w.id: w for w in words_by_id(db, shown)}
-    return WordPage([found[i] for i in shown], start, len(ids))
+    return WordPage([found[i] for i in shown], start, matching)
 
 
 def position(db: Database, folder_id: FolderId, query: WordQuery, word_id: WordId) -> int | None:
