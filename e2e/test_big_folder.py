@@ -123,6 +123,16 @@ def test_filter_and_sort_a_big_folder(page_with_deck: Page) -> None:
     expect(word_item(app, TARGET)).to_be_visible()
     expect(count).to_have_text(f"1 of {WORDS} words")
 
+    # Through an input method (pinyin): the list follows once the character is chosen.
+    box.fill("")
+    expect(rows).to_have_count(100)
+    ime = app.context.new_cdp_session(app)
+    box.focus()
+    ime.send("Input.imeSetComposition", {"text": "long", "selectionStart": 4, "selectionEnd": 4})
+    ime.send("Input.insertText", {"text": TARGET})
+    expect(box).to_have_value(TARGET)
+    expect(rows).to_have_count(1)
+
     box.fill("gloss number 29")  # 29, 290-297 and 299 (298 is the dragon)
     expect(rows).to_have_count(10)
     expect(count).to_have_text(f"10 of {WORDS} words")
