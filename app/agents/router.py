@@ -10,10 +10,11 @@ count. The reason names the words that decided, for the badge in the panel.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Container
 from dataclasses import dataclass
 from typing import Literal
+
+from app.text.fold import fold
 
 Agent = Literal["architect", "scholar"]
 Override = Literal["auto", "architect", "scholar"]
@@ -51,15 +52,9 @@ class Route:
     scores: dict[Agent, int]
 
 
-def _fold(text: str) -> str:
-    """Casefold and drop accents and width variants, so 'CRÉER', 'Créate' and 'create' agree."""
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def words(text: str) -> list[str]:
     """The words a request asks with: folded, without the quoted words it is about."""
-    return _WORD.findall(_QUOTED.sub(" ", _fold(text)))
+    return _WORD.findall(_QUOTED.sub(" ", fold(text)))
 
 
 def base_form(token: str, vocabulary: Container[str]) -> str | None:

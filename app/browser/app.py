@@ -21,7 +21,7 @@ from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
-from app.browser.transfer import TransferGlue, save_download
+from app.browser.transfer import TransferGlue, repaint, save_download
 from app.saving import SaveStatus
 from app.ui.controller import Controller, Update
 from app.ui.folder_view import READ_ONLY_STUDY
@@ -30,6 +30,7 @@ from app.ui.routes import Route
 TOAST_SECONDS = 5.0
 INPUT_DEBOUNCE_SECONDS = 0.15
 COUNTS_DELAY_SECONDS = 0.25  # after a grade, the sidebar's counts wait until the card is painted
+REVEAL_FRAMES = 12  # enough to settle a row among rows of any height; bounded all the same
 
 
 def _form_data(form: Any) -> dict[str, str]:
@@ -39,6 +40,22 @@ def _form_data(form: Any) -> dict[str, str]:
         if value is not None and key not in fields:
             fields[key] = value
     return fields
+
+
+def _caret(element: Any) -> tuple[str, int, int] | None:
+    """The id and selection of a focused text box, to put them back if a redraw rebuilds it
+    (the filter box redraws the list as the user types in it)."""
+    if not found(element) or str(element.tagName) != "INPUT" or not element.id:
+        return None
+    start, end = element.selectionStart, element.selectionEnd
+    if not found(start) or not found(end):  # a box without a caret (checkbox, number)
+        return None
+    return str(element.id), int(start), int(end)
+
+
+def _restore_caret(target: Any, caret: tuple[str, int, int] | None) -> None:
+    if caret is not None and str(target.id) == caret[0]:
+        target.setSelectionRange(caret[1], caret[2])
 
 
 def _closest(event: Any, selector: str) -> Any:
@@ -88,6 +105,7 @@ class Page:
         self.listen(doc, "click", self._on_click)
         self.listen(doc, "submit", self._on_submit)
         self.listen(doc, "input", self._on_input)
+        self.listen(doc, "compositionend", self._on_input)
         self.listen(doc, "change", self.transfer.on_change)
         self.listen(doc, "keydown", self.shortcuts.on_keydown)
         self.listen(doc, "dragstart", self._on_dragstart)
@@ -145,6 +163,7 @@ class Page:
         self.spawn(load_then())
 
     def apply(self, update: Update) -> None:
+        caret = _caret(js.document.activeElement)
         if update.close_dialog and self.dialog.open:
             self.dialog.close()
         if update.dialog is not None:
@@ -170,6 +189,9 @@ class Page:
             target = js.document.querySelector(update.focus)
             if found(target):
                 target.focus()
+                _restore_caret(target, caret)
+        if update.reveal:
+            self.spawn(self._reveal(update.reveal))
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` in the background, kept alive until it ends."""
@@ -216,10 +238,28 @@ class Page:
             self.main_region.show(main)
             if self.controller.state.route.view == "stats":
                 self._draw_charts()
-            word = self.controller.state.route.word_id
-            target = by_id(f"word-{word}") if word is not None else None
-            if found(target):
-                target.scrollIntoView(js_object(block="center"))
+
+    async def _reveal(self, selector: str) -> None:
+        """Scroll a linked row into view so that it stays there. Rows not drawn yet only have
+        an estimated height (content-visibility), and drawing the ones around the target would
+        move it: for one frame every row of its list is drawn, so each gets its real height
+        (which the browser then remembers), and the row is scrolled to again until it stays."""
+        target = js.document.querySelector(selector)
+        if not found(target):
+            return
+        rows = target.parentElement
+        rows.setAttribute("data-revealing", "true")
+        placed: float | None = None
+        for _ in range(REVEAL_FRAMES):
+            if not target.isConnected:
+                break
+            if placed is not None and abs(target.getBoundingClientRect().top - placed) < 1:
+                break
+            taller = target.getBoundingClientRect().height > self.main.clientHeight
+            target.scrollIntoView(js_object(block="start" if taller else "center"))
+            placed = target.getBoundingClientRect().top
+            await repaint()
+        rows.removeAttribute("data-revealing")
 
     def refresh_toolbar(self) -> None:
         store = self.controller.store
@@ -337,6 +377,10 @@ class Page:
             self.run(action, data(form, "id"), _form_data(form))
 
     def _on_input(self, event: Any) -> None:
+        if getattr(event, "isComposing", False):
+            # Mid-word in an input method (pinyin for 龍): redrawing now would rebuild the box
+            # and end the composition; compositionend brings the finished text here.
+            return
         target = event.target
         action = data(target, "input-action") if hasattr(target, "getAttribute") else None
         if action is None:

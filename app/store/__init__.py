@@ -26,7 +26,7 @@ from app.domain import (
     WordId,
     WordPatch,
 )
-from app.store import bulk, folders, notes, queries, transfer, words
+from app.store import bulk, folders, notes, queries, transfer, word_list, words
 from app.store.changes import Change, Changeset, install_capture
 from app.store.conversations import Conversations
 from app.store.db import Database
@@ -43,6 +43,7 @@ from app.store.results import (
 )
 from app.store.search import search
 from app.store.study import Study
+from app.store.word_list import WordPage, WordQuery
 
 if TYPE_CHECKING:
     from app.store.transfer.model import ParsedImport
@@ -150,11 +151,16 @@ class Store:
         return queries.deletion_summary(self._db, folder_id)
 
     def words(self, folder_id: FolderId, offset: int = 0, limit: int = 200) -> list[Word]:
-        return queries.words(self._db, folder_id, offset, limit)
+        """The folder's words A–Z, `limit` of them from `offset`."""
+        return word_list.page(self._db, folder_id, WordQuery(), offset, limit).words
 
-    def word_position(self, word: Word) -> int:
-        """Index of `word` in its folder's listing, for paging to a deep-linked word."""
-        return queries.word_position(self._db, word)
+    def word_page(self, folder_id: FolderId, query: WordQuery, start: int, limit: int) -> WordPage:
+        """One page of the folder's words as `query` filters and sorts them."""
+        return word_list.page(self._db, folder_id, query, start, limit)
+
+    def word_index(self, folder_id: FolderId, query: WordQuery, word_id: WordId) -> int | None:
+        """Where `word_id` falls in that listing (None if it is not in it), to page to it."""
+        return word_list.position(self._db, folder_id, query, word_id)
 
     def word_count(self, folder_id: FolderId) -> int:
         return queries.word_count(self._db, folder_id)

@@ -163,25 +163,6 @@ def changes_study(changes: Iterable[Change]) -> bool:
     return False
 
 
-def words(db: Database, folder_id: FolderId, offset: int = 0, limit: int = 200) -> list[Word]:
-    rows = db.all(
-        f"{_WORD} WHERE folder_id = ? ORDER BY term_key, id LIMIT ? OFFSET ?",
-        (folder_id, max(0, limit), max(0, offset)),
-    )
-    return [to_word(r) for r in rows]
-
-
-def word_position(db: Database, word: Word) -> int:
-    """How many words of its folder come before `word` in the listing order."""
-    return int(
-        db.scalar(
-            "SELECT count(*) FROM word WHERE folder_id = ? AND (term_key < ? OR "
-            "(term_key = ? AND id < ?))",
-            (word.folder_id, word.term.casefold(), word.term.casefold(), word.id),
-        )
-    )
-
-
 def word_count(db: Database, folder_id: FolderId) -> int:
     return int(db.scalar("SELECT count(*) FROM word WHERE folder_id = ?", (folder_id,)))
 

@@ -36,11 +36,12 @@ from app.ui.mapping_memory import MappingMemory
 from app.ui.nodes import El, h
 from app.ui.routes import Route
 from app.ui.search_view import RESULTS_SHOWN, render_results
-from app.ui.state import PAGE_SIZE, ViewState
+from app.ui.state import ViewState
 from app.ui.study_actions import StudyActions
 from app.ui.transfer_actions import TransferActions
 from app.ui.tree_view import TreeViews
 from app.ui.update import Update, changed
+from app.ui.word_list_actions import WordListActions
 
 Data = Mapping[str, str]
 
@@ -107,7 +108,6 @@ class Controller:
             "move-word": self._move_word,
             "do-move-words": self._do_move_words,
             "delete-word": self._delete_word,
-            "show-more": self._show_more,
             "bulk-paste": self._bulk_paste,
             "bulk-preview": self._bulk_preview,
             "bulk-add": self._bulk_add,
@@ -126,6 +126,8 @@ class Controller:
         self.study = StudyActions(lambda: self.store, self._now, utc_offset)
         self._actions.update(self.study.actions())
         self.due = DueCounts(lambda: self.store, utc_offset)
+        self.word_list = WordListActions(lambda: self.store, lambda: self.state)
+        self._actions.update(self.word_list.actions())
         self._utc_offset = utc_offset
 
     def due_here(self) -> str:
@@ -168,7 +170,7 @@ class Controller:
             self.state.open(Route())
             return Update(tree=True, main=True, replace_url="#/", toast="No study session is open.")
         self.state.open(route)
-        self._page_to_word(route)
+        reveal = self.word_list.page_to_word(route)
         if route.folder_id is not None:
             try:
                 self.state.expanded.update(
@@ -179,19 +181,7 @@ class Controller:
                 fallback = Route(view=route.view) if route.view == "stats" else Route()
                 self.state.open(fallback)
                 return Update(tree=True, main=True, focus="#main", replace_url=fallback.to_hash())
-        return Update(tree=True, main=True, focus="#main")
-
-    def _page_to_word(self, route: Route) -> None:
-        """Show enough pages of the folder to include a linked word (it may be far down)."""
-        if route.word_id is None:
-            return
-        try:
-            word = self.store.word(WordId(route.word_id))
-        except NotFound:
-            return
-        if word.folder_id == route.folder_id:
-            needed = self.store.word_position(word) + 1
-            self.state.word_limit = max(self.state.word_limit, -(-needed // PAGE_SIZE) * PAGE_SIZE)
+        return Update(tree=True, main=True, focus="#main", reveal=reveal)
 
     def drop(self, kind: str, item_id: str, target: str) -> Update:
         """Drag and drop: a folder or word dropped onto a folder in the tree."""
@@ -257,7 +247,7 @@ class Controller:
             path,
             subfolders=self._trees.children(rows).get(fid, []),
             notes=self.store.notes(fid),
-            words=self.store.words(fid, 0, self.state.word_limit),
+            words=self.word_list.page(fid),
             word_total=self.store.word_count(fid),
             state=self.state,
             due=counts.get(fid),
@@ -420,10 +410,6 @@ class Controller:
         return changed(
             toast=f"Deleted {word.term}. Ctrl+Z undoes it.", focus="#word-new-term", offer_undo=True
         )
-
-    def _show_more(self, _item: int | None, _data: Data) -> Update:
-        self.state.word_limit += PAGE_SIZE
-        return Update(main=True)
 
     # --- bulk paste ---------------------------------------------------------------------------
 

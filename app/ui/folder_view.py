@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from app.domain import COLOURS, Folder, Note, Word
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
+from app.store.word_list import WordPage
 from app.text.markdown import render_markdown
 from app.ui.nodes import Child, El, Node, h
 from app.ui.routes import Route
 from app.ui.state import ViewState
 from app.ui.tree_view import folder_label, name_and_count
+from app.ui.word_tools_view import no_match, shown, word_tools
 
 
 def action(label: str, name: str, item_id: int | None = None, **attrs: str) -> El:
@@ -167,7 +169,7 @@ def render_folder(
     *,
     subfolders: Sequence[TreeRow],
     notes: Sequence[Note],
-    words: Sequence[Word],
+    words: WordPage,
     word_total: int,
     state: ViewState,
     due: DueCount | None = None,
@@ -287,32 +289,38 @@ def note_form(note: Note | None) -> El:
     )
 
 
-def _words_block(folder: Folder, words: Sequence[Word], total: int, state: ViewState) -> El:
+def _words_block(folder: Folder, page: WordPage, total: int, state: ViewState) -> El:
     rows = [
         word_form(word, folder.id)
         if state.editing_word == word.id
         else _word(word, highlighted=state.route.word_id == word.id)
-        for word in words
+        for word in page.words
     ]
-    more = (
-        h(
-            "div",
-            {"class": "more"},
-            h("span", {"class": "meta-line"}, f"Showing {len(words)} of {total}. "),
-            action("Show more", "show-more"),
+    query = state.word_query
+    if rows:
+        listing = h("ul", {"class": "words", "aria-label": "Words"}, rows)
+    elif query.needle:
+        listing = h(
+            "p", {"class": "empty"}, no_match(query), " ", action("Clear filter", "clear-filter")
         )
-        if total > len(words)
-        else None
-    )
+    else:
+        listing = h("p", {"class": "empty"}, "No words yet. Add one above or paste a list.")
+    end = page.start + len(page.words)
     return _block(
         "words-title",
-        f"Words ({total})",
+        f"Words ({total:,})",
         _small("Bulk paste…", "bulk-paste", folder.id),
         word_form(None, folder.id),
-        h("ul", {"class": "words", "aria-label": "Words"}, rows)
-        if rows
-        else h("p", {"class": "empty"}, "No words yet. Add one above or paste a list."),
-        more,
+        word_tools(query, page, total) if total else None,
+        _more(shown(page), "Show earlier", "show-earlier") if rows and page.start else None,
+        listing,
+        _more(shown(page), "Show more", "show-more") if end < page.matching else None,
+    )
+
+
+def _more(text: str, label: str, name: str) -> El:
+    return h(
+        "div", {"class": "more"}, h("span", {"class": "meta-line"}, text, " "), action(label, name)
     )
 
 

@@ -34,6 +34,7 @@ class Update:
     replace_url: str | None = None  # correct the address without a new history entry
     download: Download | None = None
     counts: bool = False  # due counts changed: redraw them once the main panel is painted
+    reveal: str | None = None  # CSS selector of a row to bring into view (a linked word)
 
 
 def changed(**kwargs: Any) -> Update:

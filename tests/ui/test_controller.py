@@ -7,7 +7,6 @@ from app.store.results import TreeRow
 from app.ui.controller import ASSISTANT_BUSY, Controller
 from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
-from app.ui.state import PAGE_SIZE
 
 
 def make() -> Controller:
@@ -155,19 +154,6 @@ def test_read_only_tab_refuses_writes_but_reads() -> None:
     assert update.error == "Lexical is open in another tab."
     assert ui.store.word_count(fid) == 0
     assert ui.dispatch("toggle-folder", str(fid)).error is None
-
-
-def test_a_deep_link_to_a_word_far_down_pages_to_it() -> None:
-    ui = make()
-    fid = folder(ui)
-    text = "\n".join(f"w{i:04d} - m" for i in range(450))
-    ui.dispatch("bulk-add", str(fid), {"text": text})
-    last = ui.store.words(fid, 449, 1)[0]
-    ui.navigate(Route(fid, last.id))
-    limit = ui.state.word_limit  # whole pages, just enough to reach the word
-    assert limit % PAGE_SIZE == 0 and 450 <= limit < 450 + PAGE_SIZE
-    main = ui.render_main()
-    assert find_all(main, lambda el: el.attrs.get("id") == f"word-{last.id}")
 
 
 def test_one_render_reads_the_folder_tree_once() -> None:
