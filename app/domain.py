@@ -142,6 +142,7 @@ class Folder(_ReadModel):
     name: str
     emoji: str
     color: Colour
+    lang: str = ""  # the default language of its words; '' inherits the parent's
     created_at: int
     updated_at: int
 
@@ -185,12 +186,14 @@ class NewFolder(_Input):
     parent_id: FolderId | None = None
     emoji: Emoji = ""
     color: Colour = "none"
+    lang: Lang = ""
 
 
 class FolderPatch(_Patch):
     name: Name | None = None
     emoji: Emoji | None = None
     color: Colour | None = None
+    lang: Lang | None = None
 
 
 class NewWord(_Input):
