@@ -8,6 +8,7 @@ the store never sees an empty name or a control character.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, NewType, TypeVar, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
@@ -166,6 +167,12 @@ class Note(_ReadModel):
     body: str
     created_at: int
     updated_at: int
+
+
+def default_lang(path: Sequence[Folder]) -> str:
+    """The language tag a new word in the last folder of `path` (root first) takes when it
+    gives none: the folder's own, else its nearest ancestor's."""
+    return next((folder.lang for folder in reversed(path) if folder.lang), "")
 
 
 # --- command inputs ---------------------------------------------------------------------------

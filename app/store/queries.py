@@ -10,6 +10,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from app import domain
 from app.domain import Folder, FolderId, Note, NoteId, NotFound, Word, WordId
 from app.store.changes import STUDY_TABLES, Change
 from app.store.db import Database
@@ -86,8 +87,7 @@ def folder_path(db: Database, folder_id: FolderId) -> list[Folder]:
 
 
 def default_lang(db: Database, folder_id: FolderId) -> str:
-    """The language tag new words in the folder take: its own, else its nearest ancestor's."""
-    return next((f.lang for f in reversed(folder_path(db, folder_id)) if f.lang), "")
+    return domain.default_lang(folder_path(db, folder_id))
 
 
 def folder_paths(db: Database, folder_ids: Iterable[int]) -> dict[int, list[str]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.domain import COLOURS, Folder, Note, Word
+from app.domain import COLOURS, Folder, Note, Word, default_lang
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
 from app.text.markdown import render_markdown
@@ -194,7 +194,7 @@ def render_folder(
         h("p", {"class": "meta-line"}, _summary(len(subfolders), word_total, len(notes))),
         study_line(due, folder.id, locked=locked),
         _subfolder_block(subfolders),
-        _words_block(folder, words, word_total, state),
+        _words_block(folder, default_lang(path), words, word_total, state),
         _notes_block(folder, notes, state),
     )
 
@@ -287,7 +287,9 @@ def note_form(note: Note | None) -> El:
     )
 
 
-def _words_block(folder: Folder, words: Sequence[Word], total: int, state: ViewState) -> El:
+def _words_block(
+    folder: Folder, lang: str, words: Sequence[Word], total: int, state: ViewState
+) -> El:
     rows = [
         word_form(word, folder.id)
         if state.editing_word == word.id
@@ -308,7 +310,7 @@ def _words_block(folder: Folder, words: Sequence[Word], total: int, state: ViewS
         "words-title",
         f"Words ({total})",
         _small("Bulk paste…", "bulk-paste", folder.id),
-        word_form(None, folder.id),
+        word_form(None, folder.id, lang),
         h("ul", {"class": "words", "aria-label": "Words"}, rows)
         if rows
         else h("p", {"class": "empty"}, "No words yet. Add one above or paste a list."),
@@ -372,7 +374,8 @@ def _word_row(word: Word, *, highlighted: bool) -> El:
     )
 
 
-def word_form(word: Word | None, folder_id: int) -> El:
+def word_form(word: Word | None, folder_id: int, default_lang: str = "") -> El:
+    """Edit `word`, or add one (None), which takes the folder's `default_lang` if it gives none."""
     prefix = f"word-{word.id}" if word else "word-new"
     main_fields: list[Node] = [
         h("label", {"for": f"{prefix}-term"}, "Term"),
@@ -407,7 +410,9 @@ def word_form(word: Word | None, folder_id: int) -> El:
             {
                 "id": f"{prefix}-lang",
                 "name": "lang",
-                "placeholder": "e.g. en, es-MX",
+                "placeholder": f"Folder default: {default_lang}"
+                if default_lang and not word
+                else "e.g. en, es-MX",
                 "maxlength": 35,
                 "value": word.lang if word else "",
             },
