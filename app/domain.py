@@ -8,6 +8,7 @@ the store never sees an empty name or a control character.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, NewType, TypeVar, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
@@ -142,6 +143,7 @@ class Folder(_ReadModel):
     name: str
     emoji: str
     color: Colour
+    lang: str = ""  # the default language of its words; '' inherits the parent's
     created_at: int
     updated_at: int
 
@@ -167,6 +169,12 @@ class Note(_ReadModel):
     updated_at: int
 
 
+def default_lang(path: Sequence[Folder]) -> str:
+    """The language tag a new word in the last folder of `path` (root first) takes when it
+    gives none: the folder's own, else its nearest ancestor's."""
+    return next((folder.lang for folder in reversed(path) if folder.lang), "")
+
+
 # --- command inputs ---------------------------------------------------------------------------
 
 
@@ -185,12 +193,14 @@ class NewFolder(_Input):
     parent_id: FolderId | None = None
     emoji: Emoji = ""
     color: Colour = "none"
+    lang: Lang = ""
 
 
 class FolderPatch(_Patch):
     name: Name | None = None
     emoji: Emoji | None = None
     color: Colour | None = None
+    lang: Lang | None = None
 
 
 class NewWord(_Input):

@@ -65,6 +65,10 @@ def test_search_as_you_type_and_open_with_keyboard(app: Page) -> None:
     # ArrowDown moves the active option (focus stays in the box), Enter opens it.
     box.fill("mit")
     expect(options).to_have_count(4)
+    # Ranked like a dictionary: terms starting with "mit", shorter first, then the note.
+    expect(options.locator(".hit-title")).to_have_text(
+        ["mitad", "mitosis", "mitochondrion", "Exam tips"]
+    )
     expect(options.first).to_have_attribute("aria-selected", "true")
     box.press("ArrowDown")
     second = options.nth(1)

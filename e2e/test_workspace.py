@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from e2e.conftest import screenshot
 from e2e.lexical_ui import (
     add_form,
     add_word,
@@ -288,3 +289,35 @@ def test_bulk_paste_previews_adds_only_good_lines_and_undoes_in_one_step(app: Pa
     expect(word_item(app, "osmosis")).to_have_count(0)
     expect(word_item(app, "mitochondrion")).to_be_visible()
     wait_saved(app)
+
+
+def test_a_folders_language_is_taken_by_the_words_added_in_it_and_its_subfolders(
+    app: Page,
+) -> None:
+    create_folder(app, "German")
+    app.get_by_role("button", name="Edit", exact=True).click()
+    box = dialog(app)
+    language = box.get_by_label("Language")
+    expect(language).to_have_value("")
+    expect(language).to_have_accessible_description(re.compile("New words here"))
+    # A bad tag is explained in the form, as for a word, and nothing is saved.
+    language.fill("German")
+    box.get_by_role("button", name="Save").click()
+    expect(box.get_by_role("alert")).to_have_text(
+        re.compile(r"Language must be a language tag such as en, es-MX")
+    )
+    language.fill("DE")
+    screenshot(app, "folder-language-dialog")
+    box.get_by_role("button", name="Save").click()
+    expect(box).to_be_hidden()
+
+    create_folder(app, "Verbs", subfolder=True)
+    form = add_form(app)
+    form.get_by_text("Notes, language and colour").click()
+    expect(form.get_by_label("Language")).to_have_attribute("placeholder", "Folder default: de")
+    screenshot(app, "folder-language-word-form")
+    add_word(app, "gehen", ["to go"])
+    expect(word_item(app, "gehen")).to_contain_text("de")
+    expect(word_item(app, "gehen").locator("[lang=de]")).to_have_text("gehen")
+    add_word(app, "go", ["gehen"], lang="en")
+    expect(word_item(app, "go").locator("[lang=en]")).to_have_text("go")

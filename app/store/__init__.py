@@ -122,6 +122,10 @@ class Store:
     def folder_path(self, folder_id: FolderId) -> list[Folder]:
         return queries.folder_path(self._db, folder_id)
 
+    def default_lang(self, folder_id: FolderId) -> str:
+        """The language tag a new word in the folder takes when it gives none."""
+        return queries.default_lang(self._db, folder_id)
+
     def folder_tree(self) -> tuple[TreeRow, ...]:
         """Every folder with counts, depth first; kept between writes, since the sidebar and
         every agent request read it. The same tuple comes back until the tree changes, so

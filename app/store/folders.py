@@ -35,6 +35,7 @@ def create(db: Database, now: int, new: NewFolder) -> tuple[Folder, str]:
             "name_key": new.name.casefold(),
             "emoji": new.emoji,
             "color": new.color,
+            "lang": new.lang,
         },
         now,
     )

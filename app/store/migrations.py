@@ -226,11 +226,18 @@ def _v4_study(db: Database) -> None:
         db.execute(statement)
 
 
+def _v5_folder_language(db: Database) -> None:
+    # The language tag words added to a folder take when they give none (issue 11); '' means
+    # the folder inherits its nearest ancestor's.
+    db.execute("ALTER TABLE folder ADD COLUMN lang TEXT NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_initial_schema,
     _v2_plain_text_note_search,
     _v3_agent_memory,
     _v4_study,
+    _v5_folder_language,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -10,12 +10,13 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from app import domain
 from app.domain import Folder, FolderId, Note, NoteId, NotFound, Word, WordId
 from app.store.changes import STUDY_TABLES, Change
 from app.store.db import Database
 from app.store.results import DeletionSummary, TreeRow
 
-_FOLDER = "SELECT id, parent_id, name, emoji, color, created_at, updated_at FROM folder"
+_FOLDER = "SELECT id, parent_id, name, emoji, color, lang, created_at, updated_at FROM folder"
 _WORD = "SELECT id, folder_id, term, meanings, notes, color, lang, created_at, updated_at FROM word"
 # json_each turns one bound JSON array into a table, so id lists never hit the variable limit.
 IDS = "SELECT value FROM json_each(?)"
@@ -83,6 +84,10 @@ def folder_path(db: Database, folder_id: FolderId) -> list[Folder]:
     if not rows:
         raise NotFound(f"Folder {folder_id} does not exist.")
     return [to_folder(r) for r in rows]
+
+
+def default_lang(db: Database, folder_id: FolderId) -> str:
+    return domain.default_lang(folder_path(db, folder_id))
 
 
 def folder_paths(db: Database, folder_ids: Iterable[int]) -> dict[int, list[str]]:

@@ -46,11 +46,12 @@ def _check_free(
 def add(db: Database, now: int, new: NewWord) -> tuple[Word, str]:
     folder = queries.folder(db, new.folder_id)
     _check_free(db, new.folder_id, new.term)
-    word_id = db.insert("word", _row(new), now)
+    word_id = db.insert("word", _row(new, queries.default_lang(db, new.folder_id)), now)
     return queries.word(db, WordId(word_id)), f'Add "{new.term}" to "{folder.name}"'
 
 
-def _row(new: NewWord) -> dict[str, object]:
+def _row(new: NewWord, default_lang: str) -> dict[str, object]:
+    """The word's row; a word that gives no language takes its folder's default."""
     return {
         "folder_id": new.folder_id,
         "term": new.term,
@@ -58,7 +59,7 @@ def _row(new: NewWord) -> dict[str, object]:
         "meanings": meanings_json(new.meanings),
         "notes": new.notes,
         "color": new.color,
-        "lang": new.lang,
+        "lang": new.lang or default_lang,
     }
 
 
@@ -115,6 +116,7 @@ def bulk_add(
     """Add the rows marked ok, re-checking them: the folder may have changed since the preview."""
     folder = queries.folder(db, folder_id)
     taken = queries.term_keys(db, folder_id)
+    lang = queries.default_lang(db, folder_id)
     values: list[dict[str, object]] = []
     skipped: list[BulkRow] = []
     for row in rows:
@@ -123,7 +125,7 @@ def bulk_add(
             skipped.append(row.model_copy(update={"reason": row.reason or reason}))
             continue
         taken.add(new.term.casefold())
-        values.append(_row(new))
+        values.append(_row(new, lang))
     db.insert_many("word", values, now)
     label = f'Add {_count(values)} to "{folder.name}"'
     return BulkResult(added=len(values), skipped=skipped), label

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from app.domain import Colour, Emoji, FolderPatch, InvalidInput, Name, NewFolder
+from app.domain import Colour, Emoji, FolderPatch, InvalidInput, Lang, Name, NewFolder
 from app.tools import resolve
 from app.tools.outline import outline
 from app.tools.registry import Outcome, Params, Tool
@@ -19,6 +19,10 @@ FOLDER_REF = (
 )
 MAX_OUTLINE_ROWS = 150
 MAX_FOUND = 50
+_LANG = (
+    "Optional language tag such as de or zh-Hant: words added to the folder or its subfolders "
+    "without a language get it."
+)
 
 
 class CreateFolder(Params):
@@ -28,13 +32,14 @@ class CreateFolder(Params):
     )
     emoji: Emoji = Field("", description="An optional emoji shown before the name.")
     color: Colour = Field("none", description="An optional colour label.")
+    lang: Lang = Field("", description=_LANG)
 
 
 def create_folder(ws: Workspace, p: CreateFolder) -> Outcome:
     parent = resolve.destination(ws, p.parent)
     parent_id = None if parent is None else parent.id
     created = ws.store.create_folder(
-        NewFolder(name=p.name, parent_id=parent_id, emoji=p.emoji, color=p.color)
+        NewFolder(name=p.name, parent_id=parent_id, emoji=p.emoji, color=p.color, lang=p.lang)
     )
     where = f" in {parent.name}" if parent else ""
     return Outcome(
@@ -48,17 +53,20 @@ class UpdateFolder(Params):
     folder: str = Field(description=f"The folder to change. {FOLDER_REF}")
     emoji: Emoji | None = Field(None, description="New emoji; an empty string removes it.")
     color: Colour | None = Field(None, description="New colour label; 'none' removes it.")
+    lang: Lang | None = Field(None, description=f"{_LANG} An empty string removes it.")
 
 
 def update_folder(ws: Workspace, p: UpdateFolder) -> Outcome:
-    patch = FolderPatch(emoji=p.emoji, color=p.color)
+    patch = FolderPatch(emoji=p.emoji, color=p.color, lang=p.lang)
     if not patch.changes():
-        raise InvalidInput("Give an emoji or a colour to change (renaming is RENAME_ITEM).")
+        raise InvalidInput(
+            "Give an emoji, a colour or a language to change (renaming is RENAME_ITEM)."
+        )
     target = resolve.folder(ws, p.folder)
     updated = ws.store.update_folder(target.id, patch)
     changed = [
         f"{name} {value or 'removed'}"
-        for name, value in (("emoji", p.emoji), ("colour", p.color))
+        for name, value in (("emoji", p.emoji), ("colour", p.color), ("language", p.lang))
         if value is not None
     ]
     return Outcome(
@@ -122,7 +130,7 @@ FOLDER_TOOLS = (
     ),
     Tool(
         "UPDATE_FOLDER_METADATA",
-        "Change a folder's emoji or colour. To rename a folder use RENAME_ITEM.",
+        "Change a folder's emoji, colour or default language. To rename a folder use RENAME_ITEM.",
         UpdateFolder,
         "write",
         update_folder,

@@ -50,6 +50,8 @@ def folder_data(ws: Workspace, folder: Folder) -> dict[str, Any]:
         data["emoji"] = folder.emoji
     if folder.color != "none":
         data["colour"] = folder.color
+    if folder.lang:
+        data["language"] = folder.lang
     return data
 
 

@@ -288,6 +288,7 @@ class Controller:
             "name": data.get("name", ""),
             "emoji": data.get("emoji", ""),
             "color": data.get("color") or "none",
+            "lang": data.get("lang", ""),
         }
         if folder_id is not None:
             folder = self.store.update_folder(

@@ -52,7 +52,7 @@ def _buttons(confirm: str, *, danger: bool = False) -> El:
 
 
 def folder_dialog(folder: Folder | None, parent: Folder | None) -> El:
-    """Create (folder is None) or edit a folder's name, emoji and colour."""
+    """Create (folder is None) or edit a folder's name, emoji, colour and language."""
     title = (
         f"Edit {folder.name}"
         if folder
@@ -96,6 +96,24 @@ def folder_dialog(folder: Folder | None, parent: Folder | None) -> El:
                 ),
                 h("label", {"for": "folder-color"}, "Colour"),
                 colour_select("color", folder.color if folder else "none", "folder-color"),
+                h("label", {"for": "folder-lang"}, "Language"),
+                h(
+                    "input",
+                    {
+                        "id": "folder-lang",
+                        "name": "lang",
+                        "maxlength": 35,
+                        "placeholder": "optional, e.g. de or zh-Hant",
+                        "aria-describedby": "folder-lang-hint",
+                        "value": folder.lang if folder else "",
+                    },
+                ),
+                h(
+                    "p",
+                    {"id": "folder-lang-hint", "class": "hint"},
+                    "New words here and in its subfolders take this language "
+                    "unless they give their own.",
+                ),
             ),
             form_error(),
             _buttons("Save" if folder else "Create folder"),

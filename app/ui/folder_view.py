@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.domain import COLOURS, Folder, Note, Word
+from app.domain import COLOURS, Folder, Note, Word, default_lang
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
 from app.store.word_list import WordPage
@@ -196,7 +196,7 @@ def render_folder(
         h("p", {"class": "meta-line"}, _summary(len(subfolders), word_total, len(notes))),
         study_line(due, folder.id, locked=locked),
         _subfolder_block(subfolders),
-        _words_block(folder, words, word_total, state),
+        _words_block(folder, default_lang(path), words, word_total, state),
         _notes_block(folder, notes, state),
     )
 
@@ -289,7 +289,7 @@ def note_form(note: Note | None) -> El:
     )
 
 
-def _words_block(folder: Folder, page: WordPage, total: int, state: ViewState) -> El:
+def _words_block(folder: Folder, lang: str, page: WordPage, total: int, state: ViewState) -> El:
     rows = [
         word_form(word, folder.id)
         if state.editing_word == word.id
@@ -310,7 +310,7 @@ def _words_block(folder: Folder, page: WordPage, total: int, state: ViewState) -
         "words-title",
         f"Words ({total:,})",
         _small("Bulk paste…", "bulk-paste", folder.id),
-        word_form(None, folder.id),
+        word_form(None, folder.id, lang),
         word_tools(query, page, total) if total else None,
         _more(shown(page), "Show earlier", "show-earlier") if rows and page.start else None,
         listing,
@@ -380,7 +380,8 @@ def _word_row(word: Word, *, highlighted: bool) -> El:
     )
 
 
-def word_form(word: Word | None, folder_id: int) -> El:
+def word_form(word: Word | None, folder_id: int, default_lang: str = "") -> El:
+    """Edit `word`, or add one (None), which takes the folder's `default_lang` if it gives none."""
     prefix = f"word-{word.id}" if word else "word-new"
     main_fields: list[Node] = [
         h("label", {"for": f"{prefix}-term"}, "Term"),
@@ -415,7 +416,9 @@ def word_form(word: Word | None, folder_id: int) -> El:
             {
                 "id": f"{prefix}-lang",
                 "name": "lang",
-                "placeholder": "e.g. en, es-MX",
+                "placeholder": f"Folder default: {default_lang}"
+                if default_lang and not word
+                else "e.g. en, es-MX",
                 "maxlength": 35,
                 "value": word.lang if word else "",
             },

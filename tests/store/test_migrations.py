@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.domain import FolderId
 from app.store import Store
 from app.store.db import Database
 from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError, migrate, schema_version
@@ -98,3 +99,10 @@ def test_v4_adds_study_tables_and_keeps_progress_with_its_word() -> None:
     db.execute("DELETE FROM word")
     assert db.scalar("SELECT count(*) FROM card") == db.scalar("SELECT count(*) FROM review") == 0
     assert db.scalar("SELECT count(*) FROM word") == 0
+
+
+def test_v5_gives_every_folder_an_empty_default_language() -> None:
+    db = _one_folder_at(4)
+    migrate(db)
+    assert db.scalar("SELECT lang FROM folder WHERE id = 1") == ""
+    assert Store(db).folder(FolderId(1)).lang == ""

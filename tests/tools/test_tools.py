@@ -7,7 +7,7 @@ import pytest
 
 from app.domain import Conflict, FolderId, InvalidInput, NewNote, NotFound
 from app.tools import item_tools
-from app.tools.registry import Link
+from app.tools.registry import BadArguments, Link
 from app.tools.workspace import Workspace
 from tests.tools.helpers import call, folder, plan, words, workspace
 
@@ -132,8 +132,18 @@ def test_update_folder_metadata(ws: Workspace) -> None:
     cleared = call(ws, "UPDATE_FOLDER_METADATA", folder="it", emoji="")
     assert cleared.step == "Updated folder Anatomy (emoji removed)"
     assert ws.store.folder(_id(ws, "Anatomy")).emoji == ""
-    with pytest.raises(InvalidInput, match="Give an emoji or a colour"):
+    with pytest.raises(InvalidInput, match="Give an emoji, a colour or a language"):
         call(ws, "UPDATE_FOLDER_METADATA", folder="Anatomy")
+
+
+def test_the_architect_sets_a_folders_default_language(ws: Workspace) -> None:
+    done = call(ws, "CREATE_FOLDER", name="Deutsch", lang="DE")
+    assert done.data["created"]["language"] == "de"
+    done = call(ws, "UPDATE_FOLDER_METADATA", folder="Anatomy", lang="la")
+    assert done.step == "Updated folder Anatomy (language la)"
+    assert ws.store.default_lang(_id(ws, "Anatomy")) == "la"
+    with pytest.raises(BadArguments, match="lang: must be a language tag such as en"):
+        call(ws, "UPDATE_FOLDER_METADATA", folder="Anatomy", lang="Latin")
 
 
 def test_update_word_adds_meanings_without_overwriting(ws: Workspace) -> None:

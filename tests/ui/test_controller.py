@@ -232,3 +232,40 @@ def test_the_bulk_paste_preview_scrolls_in_a_named_box_that_keys_can_reach() -> 
         "Preview",
         "0",
     )
+
+
+def _lang_input(node: El, form_label: str) -> El:
+    (form,) = find_all(node, lambda el: el.attrs.get("aria-label") == form_label)
+    (field,) = find_all(form, lambda el: el.attrs.get("name") == "lang")
+    return field
+
+
+def test_a_folders_language_is_set_in_its_form_and_offered_to_new_words() -> None:
+    ui = make()
+    fid = folder(ui, "German")
+    dialog = ui.dispatch("edit-folder", str(fid)).dialog
+    assert dialog is not None and _lang_input(dialog, "Edit German").attrs["value"] == ""
+    fields = {"name": "German", "emoji": "", "color": "none", "lang": "de"}
+    assert ui.dispatch("save-folder", str(fid), fields).error is None
+    dialog = ui.dispatch("edit-folder", str(fid)).dialog
+    assert dialog is not None and _lang_input(dialog, "Edit German").attrs["value"] == "de"
+    ui.dispatch("new-folder", str(fid))
+    update = ui.dispatch("save-folder", None, {"name": "Verbs", "parent": str(fid), "lang": ""})
+    assert update.navigate
+    ui.navigate(Route.parse(update.navigate))
+    # The subfolder's word form shows the language a new word will take.
+    new_word = _lang_input(ui.render_main(), "Add a word")
+    assert new_word.attrs["value"] == "" and new_word.attrs["placeholder"] == "Folder default: de"
+    sub = ui.state.route.folder_id
+    ui.dispatch("save-word", None, {"folder": str(sub), "term": "gehen", "lang": ""})
+    assert [w.lang for w in ui.store.words(ui.store.folders()[1].id)] == ["de"]
+
+
+def test_a_bad_folder_language_is_a_message_like_a_words() -> None:
+    ui = make()
+    fid = folder(ui)
+    update = ui.dispatch("save-folder", str(fid), {"name": "Biology", "lang": "german"})
+    assert update.error == "Language must be a language tag such as en, es-MX or zh-Hant-TW."
+    assert ui.store.folder(fid).lang == ""  # type: ignore[arg-type]
+    word = ui.dispatch("save-word", None, {"folder": str(fid), "term": "t", "lang": "german"})
+    assert word.error == update.error

@@ -3,8 +3,8 @@
 Written one item per line so it stays readable and diffable; read strictly: the file must say
 `"format": "lexical-backup"`, a version this app knows, and every item must pass the same rules
 as the forms. Version 2 added study progress (cards, reviews, study options); version 1 files
-are still read, as files without it. Settings, API keys, conversations and study sessions are
-never part of it.
+are still read, as files without it. Version 3 added a folder's default language. Settings,
+API keys, conversations and study sessions are never part of it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from app.store.transfer.study_checks import StudySections
 from app.store.transfer.text import decode_text
 
 FORMAT = "lexical-backup"
-VERSION = 2
+VERSION = 3
 STUDY_VERSION = 2  # the first version with study progress
 SECTIONS = ("folders", "words", "notes")
 STUDY_SECTIONS = ("cards", "reviews", "study_options")

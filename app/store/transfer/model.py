@@ -68,6 +68,7 @@ class FolderItem(_Item):
     name: Name
     emoji: Emoji = ""
     color: Colour = "none"
+    lang: Lang = ""  # absent before backup version 3
     created_at: Timestamp | None = None  # None: stamped when imported
     updated_at: Timestamp | None = None
 

@@ -199,6 +199,7 @@ def _place_folder(b: _Builder, folder: FolderItem) -> None:
             "name_key": folder.name.casefold(),
             "emoji": folder.emoji,
             "color": folder.color,
+            "lang": folder.lang,
             "created_at": created,
             "updated_at": updated,
         }

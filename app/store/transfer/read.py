@@ -20,7 +20,7 @@ RawItem = dict[str, Any]
 
 # The explicit list of what a backup holds: these tables, these columns. Anything else in the
 # database (settings, conversations, keys) is never exported.
-FOLDER_FIELDS = ("id", "parent_id", "name", "emoji", "color", "created_at", "updated_at")
+FOLDER_FIELDS = ("id", "parent_id", "name", "emoji", "color", "lang", "created_at", "updated_at")
 WORD_FIELDS = (
     *("id", "folder_id", "term", "meanings", "notes", "color", "lang"),
     *("created_at", "updated_at"),

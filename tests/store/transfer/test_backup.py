@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 
 from app.domain import NewFolder
-from app.store.transfer import MAX_DEPTH
+from app.store.transfer import MAX_DEPTH, ExportKind
 from app.store.transfer.backup import VERSION
 from tests.store.helpers import assert_index_in_sync, dump, make_store
 from tests.store.transfer.studied import study_rows
@@ -35,13 +35,13 @@ def test_the_backup_has_the_documented_shape() -> None:
         *("format", "version", "exported_at", "contains", "review_fields"),
         *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]
-    assert document["format"] == "lexical-backup" and document["version"] == 2
+    assert document["format"] == "lexical-backup" and document["version"] == 3
     assert document["contains"] == [
         *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]
     assert document["exported_at"].endswith("Z")
     assert set(document["folders"][0]) == {
-        *("id", "parent_id", "name", "emoji", "color", "created_at", "updated_at"),
+        *("id", "parent_id", "name", "emoji", "color", "lang", "created_at", "updated_at"),
     }
     word = next(w for w in document["words"] if w["term"] == "mitosis")
     assert word["meanings"] == ["cell division"] and word["lang"] == "en"
@@ -105,6 +105,26 @@ def test_merging_the_same_backup_twice_adds_nothing_the_second_time(
     assert not again.changes_anything
     store.import_parsed(parsed, "merge")
     assert (dump(store), study_rows(store)) == before
+
+
+@pytest.mark.parametrize("kind", ["json", "sqlite"])
+def test_a_folders_default_language_round_trips(kind: ExportKind) -> None:
+    original = make_store()
+    german = original.create_folder(NewFolder(name="German", lang="de"))
+    original.create_folder(NewFolder(name="Verbs", parent_id=german.id))
+    restored = make_store()
+    restored.import_parsed(parse(f"b.{kind}", original.export(kind)), "replace")
+    assert [(f.name, f.lang) for f in restored.folders()] == [("German", "de"), ("Verbs", "")]
+
+
+def test_an_older_backup_without_folder_languages_still_loads() -> None:
+    document = backup(sample_store())
+    for folder in document["folders"]:
+        del folder["lang"]
+    document["version"] = 2
+    restored = make_store()
+    restored.import_parsed(parse("old.json", json.dumps(document).encode()), "replace")
+    assert [f.lang for f in restored.folders()] == ["", ""]
 
 
 def test_replace_over_existing_data_says_what_goes_and_undo_brings_it_back() -> None:
