@@ -86,6 +86,7 @@ class Page:
         self.listen(doc, "click", self._on_click)
         self.listen(doc, "submit", self._on_submit)
         self.listen(doc, "input", self._on_input)
+        self.listen(doc, "input", self.shortcuts.on_input)
         self.listen(doc, "change", self.transfer.on_change)
         self.listen(doc, "keydown", self.shortcuts.on_keydown)
         self.listen(doc, "dragstart", self._on_dragstart)

@@ -89,6 +89,7 @@ class Session:
     def become_writer(self) -> None:
         self.controller.read_only = None
         self.controller.store.subscribe(self.queue.push)
+        self.controller.store.subscribe(lambda _changes: self.page.shortcuts.undo.changed())
         self.page.show_status(SaveStatus("saved", "Saved"))
 
     def become_follower(self) -> None:
