@@ -16,6 +16,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
+from app.browser.closing import DialogCloser
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
@@ -68,8 +69,10 @@ class Page:
         self.study_runtime = StudyRuntime()
         self._drag: str | None = None
         self._proxies: list[Any] = []
-        # Actions owned by other browser parts (the assistant), run instead of the controller.
-        self.commands: dict[str, Callable[[], None]] = {}
+        self.closer = DialogCloser(self.dialog)
+        # Actions owned by browser parts (the assistant, closing dialogs), run instead of the
+        # controller.
+        self.commands: dict[str, Callable[[], None]] = self.closer.commands()
         self.search = SearchBox(controller, lambda query: self.run("study", None, {"query": query}))
         self.shortcuts = Shortcuts(self)
         self.transfer = TransferGlue(self)

@@ -166,7 +166,7 @@ class Assistant:
         item = data(target, "id")
         handlers = {
             "open-settings": self.dialog.open,
-            "close-settings": self.page.dialog.close,
+            "close-settings": self.page.closer.request,
             "test-key": lambda: self.page.spawn(self.dialog.test()),
             "close-panel": self.close,
             "new-conversation": self._new_conversation,

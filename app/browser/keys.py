@@ -45,6 +45,8 @@ class Shortcuts:
         if modifier and not field_keeps and key.lower() in ("z", "y"):
             redo = key.lower() == "y" or bool(event.shiftKey)
             return lambda: page.run("redo" if redo else "undo")
+        if key == "Escape" and page.closer.guards_escape():
+            return page.closer.request
         if key == "Escape" and not page.dialog.open:
             return self._escape if (in_field or page.search.is_open()) else None
         if in_field or modifier or (event.altKey and key != "ArrowUp"):

@@ -117,7 +117,6 @@ class Controller:
             "undo": lambda _i, _d: self._history(undo=True),
             "redo": lambda _i, _d: self._history(undo=False),
             "help": lambda _i, _d: Update(dialog=dialogs.help_dialog()),
-            "close-dialog": lambda _i, _d: Update(close_dialog=True),
         }
         self.transfer = TransferActions(lambda: self.store, self.refresh)
         self._actions.update(self.transfer.actions())

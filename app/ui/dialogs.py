@@ -7,6 +7,7 @@ inside carry `data-action` like everything else.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from app.domain import Folder
 from app.store.results import BulkPreview, BulkRow, DeletionSummary, TreeRow
@@ -31,6 +32,40 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Esc", "Close a dialog, the search results or a form"),
     ("?", "Show this help"),
 )
+
+
+DISCARD_TYPED = "Discard what you typed?"
+DISCARD_PASTED = "Discard the pasted text?"
+CloseStep = Literal["close", "ask", "keep"]
+
+
+def on_close_request(*, unsaved: bool, asking: bool) -> CloseStep:
+    """Esc or Cancel in a dialog: close it, ask before text typed into it is lost, or (asked
+    already, Esc again) keep it open with the text."""
+    if asking:
+        return "keep"
+    return "ask" if unsaved else "close"
+
+
+def discard_question(question: str) -> El:
+    """The question shown inside a dialog that would lose typed or pasted text; the safe
+    answer comes first."""
+    return h(
+        "div",
+        {
+            "id": "discard-question",
+            "class": "discard-question",
+            "role": "group",
+            "aria-label": question,
+        },
+        h("p", None, question),
+        h(
+            "div",
+            {"class": "form-actions"},
+            action("Keep editing", "keep-text", None, **{"class": "primary"}),
+            action("Discard", "discard-text", None, **{"class": "danger"}),
+        ),
+    )
 
 
 def _dialog(title: str, *body: Node) -> El:
@@ -171,7 +206,12 @@ def bulk_dialog(folder: Folder, text: str, preview: BulkPreview | None) -> El:
         ),
         h(
             "form",
-            {"data-action": "bulk-add", "data-id": folder.id, "aria-label": "Bulk paste"},
+            {
+                "data-action": "bulk-add",
+                "data-id": folder.id,
+                "aria-label": "Bulk paste",
+                "data-discard": DISCARD_PASTED,
+            },
             h("label", {"for": "bulk-text", "class": "visually-hidden"}, "Lines to add"),
             h(
                 "textarea",
