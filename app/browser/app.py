@@ -19,6 +19,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from app.browser.closing import DialogCloser
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
 from app.browser.keys import Shortcuts
+from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
 from app.browser.transfer import TransferGlue, save_download
@@ -167,6 +168,7 @@ class Page:
         if update.counts:
             self._redraw_counts_soon()
         self.refresh_toolbar()
+        show_locks(self.controller.read_only is not None)
         if update.focus:
             target = js.document.querySelector(update.focus)
             if found(target):
@@ -251,7 +253,7 @@ class Page:
 
     def show_error(self, message: str) -> None:
         form = self._last_form
-        slot = form.querySelector('[data-role="form-error"]') if form is not None else None
+        slot = form.querySelector('[data-role="form-error"]') if found(form) else None
         if found(slot) and form.isConnected:
             slot.textContent = message
             slot.hidden = False
@@ -318,6 +320,7 @@ class Page:
             self.search.open(target)
             return
         event.preventDefault()
+        self._last_form = target.closest("form")  # where an error about this click is shown
         # A button may carry one value besides its id (e.g. the study mode it switches to).
         value = data(target, "value")
         self.run(str(action), data(target, "id"), None if value is None else {"value": value})

@@ -105,6 +105,7 @@ class Session:
         await self._reload()
         self.page.hide_banner()
         self.become_writer()
+        self.page.apply(Update(main=True))  # the controls that were off come back on
         self.page.show_toast("The other tab closed; this tab can now make changes.")
 
     async def _reload(self) -> None:
