@@ -30,6 +30,7 @@ from app.store import Store
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
 from app.ui import dialogs
+from app.ui.counting import counted
 from app.ui.due import DueCounts
 from app.ui.folder_view import due_text, render_folder, render_home
 from app.ui.nodes import El, h
@@ -441,8 +442,8 @@ class Controller:
             raise LexicalError("Nothing to add: every line is empty, a duplicate or has a problem.")
         result = self.store.bulk_add(fid, rows)
         skipped = len(preview.rows) - result.added
-        more = f", skipped {skipped}" if skipped else ""
-        return changed(close_dialog=True, toast=f"Added {result.added} words{more}")
+        more = f", skipped {skipped:,}" if skipped else ""
+        return changed(close_dialog=True, toast=f"Added {counted(result.added, 'word')}{more}")
 
     # --- notes --------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from typing import Literal
 
 from app.domain import Folder
 from app.store.results import BulkPreview, BulkRow, DeletionSummary, TreeRow
+from app.ui.counting import counted
 from app.ui.folder_view import action, colour_select, form_error
 from app.ui.nodes import El, Node, h
 from app.ui.tree_view import folder_label
@@ -174,9 +175,7 @@ def delete_folder_dialog(summary: DeletionSummary) -> El:
         (summary.words, "word"),
         (summary.notes, "note"),
     ]
-    consequences = [
-        h("li", None, f"{n} {noun if n == 1 else noun + 's'}") for n, noun in parts if n
-    ]
+    consequences = [h("li", None, counted(n, noun)) for n, noun in parts if n]
     return _dialog(
         f"Delete {folder_label(folder.emoji, folder.name)}?",
         h("p", None, "This also deletes everything inside it:"),
@@ -232,7 +231,7 @@ def bulk_dialog(folder: Folder, text: str, preview: BulkPreview | None) -> El:
 
 def _bulk_button(preview: BulkPreview | None) -> str:
     ok = preview.count("ok") if preview else 0
-    return f"Add {ok} word{'s' if ok != 1 else ''}" if ok else "Add words"
+    return f"Add {counted(ok, 'word')}" if ok else "Add words"
 
 
 def bulk_preview(preview: BulkPreview | None) -> El:
@@ -253,7 +252,7 @@ def _preview_table(preview: BulkPreview | None) -> Node:
         note = preview.note if preview else ""
         return h("p", {"class": "empty"}, note or "The preview appears here as you type or paste.")
     ok, dup, bad = (preview.count(s) for s in ("ok", "duplicate", "invalid"))
-    summary = f"{ok} to add · {dup} duplicate{'s' if dup != 1 else ''} · {bad} with problems"
+    summary = f"{ok:,} to add · {counted(dup, 'duplicate')} · {bad:,} with problems"
     rows = [
         h(
             "tr",
@@ -291,7 +290,7 @@ def _preview_table(preview: BulkPreview | None) -> Node:
                 h("tbody", None, rows),
             ),
         ),
-        h("p", {"class": "meta-line"}, f"Showing the first 500 of {len(preview.rows)} lines.")
+        h("p", {"class": "meta-line"}, f"Showing the first 500 of {len(preview.rows):,} lines.")
         if len(preview.rows) > 500
         else None,
     )
