@@ -228,13 +228,13 @@ class Page:
         store = self.controller.store
         due = self.controller.due_today()
         study = by_id("study-button")
-        study.textContent = f"Study · {due.due} due" if due.due else "Study"
+        study.textContent = f"Study · {due.due:,} due" if due.due else "Study"
         if self.controller.read_only:
             study.setAttribute("aria-disabled", "true")
             study.title = READ_ONLY_STUDY
         else:
             study.removeAttribute("aria-disabled")
-            study.title = f"Study everything: {due.due} due, {due.new} new today (S at home)"
+            study.title = f"Study everything: {due.due:,} due, {due.new:,} new today (S at home)"
         studying = self.controller.state.route.view == "study"
         for button_id, label, enabled in (
             # While studying, Undo takes back the last grade (the controller routes it).
