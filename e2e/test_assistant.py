@@ -410,3 +410,19 @@ def test_a_remembered_key_survives_a_reload_and_unticking_forgets_it(app: Page, 
     reload(app)
     panel = open_assistant(app)
     expect(panel.get_by_text("No AI provider is set up yet")).to_be_visible()
+
+
+def test_a_question_asked_before_any_key_is_kept_while_settings_open(app: Page, mock: str) -> None:
+    panel = open_assistant(app)
+    question = panel.get_by_role("textbox", name="Ask the assistant")
+    question.fill("What does aorta come from?")
+    question.press("Enter")
+    box = dialog(app)
+    expect(box.get_by_role("heading", name="AI settings")).to_be_visible()
+    box.get_by_role("button", name="Cancel").click()
+    expect(box).to_be_hidden()
+    expect(question).to_have_value("What does aorta come from?")
+    # Once a provider is saved, the same question is there to send.
+    openai_settings(app, mock)
+    expect(question).to_have_value("What does aorta come from?")
+    expect(panel.get_by_role("button", name="Send")).to_be_enabled()
