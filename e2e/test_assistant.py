@@ -426,3 +426,19 @@ def test_a_question_asked_before_any_key_is_kept_while_settings_open(app: Page, 
     openai_settings(app, mock)
     expect(question).to_have_value("What does aorta come from?")
     expect(panel.get_by_role("button", name="Send")).to_be_enabled()
+
+
+def test_a_compatible_server_is_tested_before_a_model_is_named(app: Page, mock: str) -> None:
+    app.get_by_role("button", name="AI settings").first.click()
+    box = dialog(app)
+    box.get_by_label("Provider").select_option(label="OpenAI-compatible (Ollama, LM Studio, Groq…)")
+    box.get_by_label("Base URL").fill(f"{mock}/v1")
+    box.get_by_label("API key").fill(KEY)
+    expect(box.get_by_label("Model")).to_have_value("")
+    box.get_by_role("button", name="Test key").click()
+    # The test fetches the server's models to choose from; no half-sentence about a model.
+    expect(box.locator("#ai-check")).to_contain_text("It works")
+    expect(box.get_by_role("combobox", name="Model")).to_be_visible()
+    expect(box.get_by_role("alert")).to_be_hidden()
+    box.get_by_role("button", name="Save").click()
+    expect(box).to_be_hidden()

@@ -88,23 +88,27 @@ def _provider(value: str) -> Provider:
     return "gemini"
 
 
-def settings_from_fields(data: Mapping[str, str], saved_key: str) -> ProviderSettings:
+def settings_from_fields(
+    data: Mapping[str, str], saved_key: str, *, testing: bool = False
+) -> ProviderSettings:
     """Validate the dialog's fields; an empty key field keeps `saved_key`. Raises InvalidInput
-    with one sentence naming each bad field."""
+    with one sentence naming each bad field. For Test key (`testing`) a compatible server
+    needs no model yet: the test fetches the list to choose from."""
     provider = _provider(data.get("provider", ""))
     base_url = data.get("base_url", "").strip().rstrip("/")
     typed_key = data.get("api_key", "").strip()
     try:
-        return ProviderSettings(
-            provider=provider,
-            model=data.get("model", ""),
+        fields = {
+            "provider": provider,
+            "model": data.get("model", ""),
             # The provider's own address is stored as "" so it follows the provider.
-            base_url="" if base_url == DEFAULT_BASE_URLS[provider] else base_url,
-            api_key=SecretStr(typed_key or saved_key),
-            remember_key="remember_key" in data,
-            daily_request_cap=_number(data, "daily_request_cap"),
-            max_output_tokens=_number(data, "max_output_tokens"),
-        )
+            "base_url": "" if base_url == DEFAULT_BASE_URLS[provider] else base_url,
+            "api_key": SecretStr(typed_key or saved_key),
+            "remember_key": "remember_key" in data,
+            "daily_request_cap": _number(data, "daily_request_cap"),
+            "max_output_tokens": _number(data, "max_output_tokens"),
+        }
+        return ProviderSettings.model_validate(fields, context={"testing": testing})
     except ValidationError as exc:
         raise InvalidInput(user_message(exc)) from exc
 

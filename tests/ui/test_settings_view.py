@@ -63,6 +63,17 @@ def test_bad_fields_are_one_clear_sentence(changes: dict[str, str], says: str) -
     assert says in caught.value.message
 
 
+def test_a_compatible_server_can_be_tested_before_a_model_is_named_but_not_saved() -> None:
+    local = fields(provider="openai_compatible", model="", base_url="")
+    assert settings_from_fields(local, SAVED, testing=True).model == ""
+    with pytest.raises(InvalidInput) as caught:
+        settings_from_fields(local, SAVED)
+    assert caught.value.message == (
+        "Enter the model name your server runs (for Ollama, e.g. llama3.2), "
+        "or press Test key to choose one from its list."
+    )
+
+
 def test_the_dialog_never_contains_the_key() -> None:
     settings = ProviderSettings(provider="openai", api_key=SecretStr(SAVED))
     dialog = settings_dialog(SettingsForm.of(settings, has_key=True))
