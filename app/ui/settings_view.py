@@ -257,6 +257,27 @@ def model_field(form: SettingsForm) -> El:
     )
 
 
+# Where each provider's keys are made: (text before the link, link text, address).
+KEY_PAGES: dict[Provider, tuple[str, str, str]] = {
+    "gemini": ("Get a key at ", "Google AI Studio", "https://aistudio.google.com/app/apikey"),
+    "openai": ("Get a key on ", "OpenAI's API keys page", "https://platform.openai.com/api-keys"),
+}
+LOCAL_NEEDS_NO_KEY = (
+    "Local servers such as Ollama or LM Studio usually need no key: leave it empty. "
+    "A hosted server gives you one in its account settings."
+)
+
+
+def _key_source(provider: Provider) -> El:
+    """Where to get a key, as a link that opens in a new tab (the settings stay as typed)."""
+    page = KEY_PAGES.get(provider)
+    if page is None:
+        return h("p", {"id": "ai-key-source", "class": "hint"}, LOCAL_NEEDS_NO_KEY)
+    before, label, href = page
+    link = h("a", {"href": href, "target": "_blank", "rel": "noopener noreferrer"}, label)
+    return h("p", {"id": "ai-key-source", "class": "hint"}, before, link, ".")
+
+
 def _key_field(form: SettingsForm) -> El:
     hint = KEY_HINT_SAVED if form.has_key else "Sent only to this provider, in a header."
     return h(
@@ -275,6 +296,7 @@ def _key_field(form: SettingsForm) -> El:
             },
         ),
         h("small", {"id": "ai-key-hint", "class": "hint"}, hint),
+        _key_source(form.provider),
     )
 
 
