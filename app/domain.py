@@ -254,8 +254,11 @@ def user_message(exc: ValidationError) -> str:
     parts = []
     for error in exc.errors():
         names = [FIELD_LABELS.get(p, p) for p in error["loc"] if isinstance(p, str)]
-        field = " ".join(names) or "Input"
         ctx = error.get("ctx") or {}
         text = str(ctx["error"]) if "error" in ctx else error["msg"][:1].lower() + error["msg"][1:]
-        parts.append(f"{field.replace('_', ' ').capitalize()} {text}")
+        text = text.rstrip(".")  # one full stop, at the very end
+        if names:
+            parts.append(f"{' '.join(names).replace('_', ' ').capitalize()} {text}")
+        else:  # about the whole form: the message is a sentence of its own
+            parts.append(text[:1].upper() + text[1:])
     return "; ".join(parts) + "."

@@ -410,3 +410,35 @@ def test_a_remembered_key_survives_a_reload_and_unticking_forgets_it(app: Page, 
     reload(app)
     panel = open_assistant(app)
     expect(panel.get_by_text("No AI provider is set up yet")).to_be_visible()
+
+
+def test_a_question_asked_before_any_key_is_kept_while_settings_open(app: Page, mock: str) -> None:
+    panel = open_assistant(app)
+    question = panel.get_by_role("textbox", name="Ask the assistant")
+    question.fill("What does aorta come from?")
+    question.press("Enter")
+    box = dialog(app)
+    expect(box.get_by_role("heading", name="AI settings")).to_be_visible()
+    box.get_by_role("button", name="Cancel").click()
+    expect(box).to_be_hidden()
+    expect(question).to_have_value("What does aorta come from?")
+    # Once a provider is saved, the same question is there to send.
+    openai_settings(app, mock)
+    expect(question).to_have_value("What does aorta come from?")
+    expect(panel.get_by_role("button", name="Send")).to_be_enabled()
+
+
+def test_a_compatible_server_is_tested_before_a_model_is_named(app: Page, mock: str) -> None:
+    app.get_by_role("button", name="AI settings").first.click()
+    box = dialog(app)
+    box.get_by_label("Provider").select_option(label="OpenAI-compatible (Ollama, LM Studio, Groq…)")
+    box.get_by_label("Base URL").fill(f"{mock}/v1")
+    box.get_by_label("API key").fill(KEY)
+    expect(box.get_by_label("Model")).to_have_value("")
+    box.get_by_role("button", name="Test key").click()
+    # The test fetches the server's models to choose from; no half-sentence about a model.
+    expect(box.locator("#ai-check")).to_contain_text("It works")
+    expect(box.get_by_role("combobox", name="Model")).to_be_visible()
+    expect(box.get_by_role("alert")).to_be_hidden()
+    box.get_by_role("button", name="Save").click()
+    expect(box).to_be_hidden()

@@ -5,7 +5,16 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from e2e.conftest import reload
-from e2e.lexical_ui import add_form, create_folder, dialog, focus_outside_fields, search_box
+from e2e.lexical_ui import (
+    add_form,
+    add_word,
+    create_folder,
+    dialog,
+    focus_outside_fields,
+    search_box,
+    toast,
+    word_item,
+)
 
 
 def test_help_search_and_theme_shortcuts(app: Page) -> None:
@@ -70,3 +79,29 @@ def test_help_search_and_theme_shortcuts(app: Page) -> None:
     expect(box.get_by_role("heading", name="Bulk paste into Biology")).to_be_visible()
     app.keyboard.press("Escape")
     expect(box).to_be_hidden()
+
+
+def test_ctrl_z_right_after_a_change_undoes_it_even_in_a_text_field(app: Page) -> None:
+    create_folder(app, "Spanish")
+    term = add_form(app).get_by_label("Term")
+
+    # Adding leaves focus in the empty Term box; Ctrl+Z there takes the word back.
+    add_word(app, "perro", ["dog"])
+    expect(term).to_be_focused()
+    app.keyboard.press("Control+z")
+    expect(word_item(app, "perro")).to_have_count(0)
+    expect(toast(app)).to_contain_text("Undid")
+
+    # Deleting does the same: Ctrl+Z at once brings the word back.
+    add_word(app, "gato", ["cat"])
+    app.get_by_role("button", name="Delete gato").click()
+    expect(word_item(app, "gato")).to_have_count(0)
+    expect(term).to_be_focused()
+    app.keyboard.press("Control+z")
+    expect(word_item(app, "gato")).to_be_visible()
+
+    # Text typed since the change is the field's own: Ctrl+Z undoes the typing, not the word.
+    term.press_sequentially("casa")
+    app.keyboard.press("Control+z")
+    expect(term).to_have_value("")
+    expect(word_item(app, "gato")).to_be_visible()

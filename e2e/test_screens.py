@@ -81,6 +81,7 @@ def test_screens_in_light_and_dark(app: Page) -> None:
         expect(box.get_by_text("3 to add · 1 duplicate · 1 with problems")).to_be_visible()
         capture(f"bulk-{theme}")
         box.get_by_role("button", name="Cancel").click()
+        box.get_by_role("button", name="Discard").click()
         expect(box).to_be_hidden()
 
         search_box(app).fill("mit")

@@ -48,18 +48,31 @@ def test_second_tab_is_read_only_follows_live_and_takes_over(
     ).to_be_visible()
     expect(second.get_by_role("button", name="Expand Biology")).to_be_visible()
 
-    # The second tab refuses to write and says why, in the form.
+    # The second tab refuses to write and says why, in the form. (Playwright will not click an
+    # aria-disabled control by itself; a person can, so the clicks are forced.)
     form = add_form(second)
     form.get_by_label("Term").fill("mitosis")
-    form.get_by_role("button", name="Add word").click()
+    expect(form.get_by_role("button", name="Add word")).to_have_attribute("aria-disabled", "true")
+    form.get_by_role("button", name="Add word").click(force=True)
     expect(form.get_by_role("alert")).to_contain_text("open in another tab")
     expect(word_item(second, "mitosis")).to_have_count(0)
     # Undo is off and dialogs that would change things do not open.
     expect(
         second.get_by_role("banner").get_by_role("button", name=re.compile("^Undo"))
     ).to_be_disabled()
-    second.get_by_role("button", name="Bulk paste…").click()
+    # Buttons that would change things look off, and a click says why instead of nothing.
+    delete = second.get_by_role("button", name="Delete osmosis")
+    expect(delete).to_have_attribute("aria-disabled", "true")
+    delete.click(force=True)
+    expect(toast(second)).to_contain_text("read-only")
+    expect(word_item(second, "osmosis")).to_be_visible()
+    bulk = second.get_by_role("button", name="Bulk paste…")
+    expect(bulk).to_have_attribute("aria-disabled", "true")
+    bulk.click(force=True)
     expect(second.get_by_role("dialog")).to_be_hidden()
+    expect(second.get_by_role("button", name="+ New folder")).to_have_attribute(
+        "aria-disabled", "true"
+    )
     expect(word_item(first, "mitosis")).to_have_count(0)
 
     # The first tab closes: the second takes over and can write.
@@ -68,6 +81,9 @@ def test_second_tab_is_read_only_follows_live_and_takes_over(
     expect(banner).to_be_hidden()
     expect(save_status(second)).to_have_text("Saved")
     expect(heading(second, "🧬 Biology")).to_be_visible()
+    expect(second.get_by_role("button", name="Bulk paste…")).not_to_have_attribute(
+        "aria-disabled", "true"
+    )
     add_word(second, "mitosis", ["cell division"])
     wait_saved(second)
     reload(second)

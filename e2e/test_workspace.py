@@ -168,7 +168,7 @@ def test_folder_rename_move_and_delete_with_undo(app: Page) -> None:
     expect(heading(app, "Your collection")).to_be_visible()
     expect(tree_link(app, "🧪 Organic chemistry")).to_have_count(0)
     expect(tree_link(app, "Cells")).to_have_count(0)
-    expect(app.get_by_text("1 folders · 0 words")).to_be_visible()
+    expect(app.get_by_text("1 folder · 0 words")).to_be_visible()
 
     # Undo restores the folder, its subfolder and the word.
     toolbar_undo(app).click()
@@ -176,7 +176,8 @@ def test_folder_rename_move_and_delete_with_undo(app: Page) -> None:
         "🧪 Organic chemistry, 1 word"
     )
     tree_link(app, "🧪 Organic chemistry").click()
-    expect(app.get_by_text("1 subfolder · 0 words · 0 notes")).to_be_visible()
+    # The tree counts the subfolder's word; the folder says both, so the two agree.
+    expect(app.get_by_text("1 subfolder · 0 words (1 with subfolders) · 0 notes")).to_be_visible()
     app.get_by_role("main").get_by_role("link", name="Cells").click()
     expect(word_item(app, "nucleus")).to_be_visible()
     wait_saved(app)
@@ -233,9 +234,37 @@ def test_bad_input_shows_a_message_and_writes_nothing(app: Page) -> None:
     box.get_by_label("Name").fill("Letters")
     box.get_by_role("button", name="Create folder").click()
     expect(box.get_by_role("alert")).to_have_text(re.compile(r"Emoji must be an emoji"))
+    # Cancel would lose what was typed, so it asks first.
     box.get_by_role("button", name="Cancel").click()
+    box.get_by_role("group", name="Discard what you typed?").get_by_role(
+        "button", name="Discard"
+    ).click()
     expect(box).to_be_hidden()
     expect(tree(app).get_by_role("link")).to_have_count(1)
+
+
+def test_closing_bulk_paste_asks_before_discarding_the_pasted_text(app: Page) -> None:
+    create_folder(app, "Spanish")
+    app.get_by_role("button", name="Bulk paste…").click()
+    box = dialog(app)
+    text = box.get_by_label("Lines to add")
+    text.fill("perro - dog\ngato - cat")
+    question = box.get_by_role("group", name="Discard the pasted text?")
+
+    # Esc asks instead of closing; keeping the text leaves everything as it was.
+    app.keyboard.press("Escape")
+    expect(question).to_be_visible()
+    expect(box).to_be_visible()
+    question.get_by_role("button", name="Keep editing").click()
+    expect(question).to_be_hidden()
+    expect(text).to_have_value("perro - dog\ngato - cat")
+    expect(text).to_be_focused()
+
+    # Cancel asks too; Discard closes the dialog and adds nothing.
+    box.get_by_role("button", name="Cancel").click()
+    question.get_by_role("button", name="Discard").click()
+    expect(box).to_be_hidden()
+    expect(app.get_by_text("No words yet.")).to_be_visible()
 
 
 def test_bulk_paste_previews_adds_only_good_lines_and_undoes_in_one_step(app: Page) -> None:

@@ -20,6 +20,20 @@ function showError(message) {
   document.documentElement.dataset.bootError = "true";
 }
 
+// Until Python runs nothing answers a click, so the header's buttons are off and the toolbar
+// says it is busy; Python turns on its own buttons as it attaches them, these when ready.
+const root = document.documentElement;
+const toolbar = document.querySelector(".topbar .toolbar");
+const waiting = [...toolbar.querySelectorAll("button:not(:disabled)")];
+for (const button of waiting) button.disabled = true;
+toolbar.setAttribute("aria-busy", "true");
+new MutationObserver((_changes, observer) => {
+  if (root.dataset.ready !== "true") return;
+  observer.disconnect();
+  for (const button of waiting) button.disabled = false;
+  toolbar.removeAttribute("aria-busy");
+}).observe(root, { attributes: true, attributeFilter: ["data-ready"] });
+
 window.addEventListener("py:ready", () => showStage(2));
 window.addEventListener("error", (e) => showError(e.message || "a script failed to load."));
 window.addEventListener("unhandledrejection", (e) => showError(String(e.reason && e.reason.message || e.reason)));

@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError, model_validator
 
 from app.domain import (
     COLOURS,
@@ -129,6 +129,22 @@ def test_user_message_joins_several_errors() -> None:
     message = user_message(info.value)
     assert "Folder id" in message and "Term must not be empty" in message
     assert message.endswith(".")
+
+
+def test_a_whole_form_error_is_its_own_sentence_without_a_field_prefix() -> None:
+    class Pair(BaseModel):
+        low: int
+        high: int
+
+        @model_validator(mode="after")
+        def _ordered(self) -> Pair:
+            if self.low > self.high:
+                raise ValueError("Put the smaller number first.")
+            return self
+
+    with pytest.raises(ValidationError) as info:
+        Pair(low=2, high=1)
+    assert user_message(info.value) == "Put the smaller number first."
 
 
 @settings(max_examples=60, deadline=None)

@@ -15,8 +15,9 @@ from app.domain import FolderId, LexicalError, WordId
 from app.store import Store
 from app.tools.outline import outline
 from app.tools.resolve import folder_path
-from app.tools.views import clip, counted
+from app.tools.views import clip
 from app.tools.workspace import References, Workspace
+from app.ui.counting import counted
 
 MAX_CHARS = 6_000
 TREE_DEPTH = 3

@@ -76,7 +76,7 @@ class SettingsDialog:
     async def test(self) -> None:
         fields = self._fields()
         try:
-            settings = settings_from_fields(fields, self.store.key)
+            settings = settings_from_fields(fields, self.store.key, testing=True)
         except InvalidInput as exc:
             self._error(exc.message)
             return

@@ -16,9 +16,11 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
+from app.browser.closing import DialogCloser
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
+from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
 from app.browser.transfer import TransferGlue, repaint, save_download
@@ -86,8 +88,10 @@ class Page:
         self.study_runtime = StudyRuntime()
         self._drag: str | None = None
         self._proxies: list[Any] = []
-        # Actions owned by other browser parts (the assistant), run instead of the controller.
-        self.commands: dict[str, Callable[[], None]] = {}
+        self.closer = DialogCloser(self.dialog)
+        # Actions owned by browser parts (the assistant, closing dialogs), run instead of the
+        # controller.
+        self.commands: dict[str, Callable[[], None]] = self.closer.commands()
         self.search = SearchBox(controller, lambda query: self.run("study", None, {"query": query}))
         self.shortcuts = Shortcuts(self)
         self.drawers = DrawerGlue()
@@ -106,6 +110,7 @@ class Page:
         self.listen(doc, "submit", self._on_submit)
         self.listen(doc, "input", self._on_input)
         self.listen(doc, "compositionend", self._on_input)
+        self.listen(doc, "input", self.shortcuts.on_input)
         self.listen(doc, "change", self.transfer.on_change)
         self.listen(doc, "keydown", self.shortcuts.on_keydown)
         self.listen(doc, "dragstart", self._on_dragstart)
@@ -185,6 +190,7 @@ class Page:
         if update.counts:
             self._redraw_counts_soon()
         self.refresh_toolbar()
+        show_locks(self.controller.read_only is not None)
         if update.focus:
             target = js.document.querySelector(update.focus)
             if found(target):
@@ -265,13 +271,13 @@ class Page:
         store = self.controller.store
         due = self.controller.due_today()
         study = by_id("study-button")
-        study.textContent = f"Study · {due.due} due" if due.due else "Study"
+        study.textContent = f"Study · {due.due:,} due" if due.due else "Study"
         if self.controller.read_only:
             study.setAttribute("aria-disabled", "true")
             study.title = READ_ONLY_STUDY
         else:
             study.removeAttribute("aria-disabled")
-            study.title = f"Study everything: {due.due} due, {due.new} new today (S at home)"
+            study.title = f"Study everything: {due.due:,} due, {due.new:,} new today (S at home)"
         studying = self.controller.state.route.view == "study"
         for button_id, label, enabled in (
             # While studying, Undo takes back the last grade (the controller routes it).
@@ -290,7 +296,7 @@ class Page:
 
     def show_error(self, message: str) -> None:
         form = self._last_form
-        slot = form.querySelector('[data-role="form-error"]') if form is not None else None
+        slot = form.querySelector('[data-role="form-error"]') if found(form) else None
         if found(slot) and form.isConnected:
             slot.textContent = message
             slot.hidden = False
@@ -357,6 +363,7 @@ class Page:
             self.search.open(target)
             return
         event.preventDefault()
+        self._last_form = target.closest("form")  # where an error about this click is shown
         # A button may carry one value besides its id (e.g. the study mode it switches to).
         value = data(target, "value")
         self.run(str(action), data(target, "id"), None if value is None else {"value": value})

@@ -166,7 +166,7 @@ class Assistant:
         item = data(target, "id")
         handlers = {
             "open-settings": self.dialog.open,
-            "close-settings": self.page.dialog.close,
+            "close-settings": self.page.closer.request,
             "test-key": lambda: self.page.spawn(self.dialog.test()),
             "close-panel": self.close,
             "new-conversation": self._new_conversation,
@@ -230,10 +230,22 @@ class Assistant:
     def send_draft(self) -> None:
         box = by_id("ai-input")
         text = str(box.value)
-        if not text.strip() or self.state.running:
+        # Checked before the box is emptied: a question typed offline or before any key is
+        # set up stays in the box, to send once that is sorted.
+        if not text.strip() or self.state.running or not self._can_ask():
             return
         box.value = ""
         self.page.spawn(self.ask(text))
+
+    def _can_ask(self) -> bool:
+        """Online with a provider set up; otherwise say what is missing and return False."""
+        if not self.online:
+            self.page.show_toast(OFFLINE)
+            return False
+        if not self.settings.configured:
+            self.dialog.open()
+            return False
+        return True
 
     def ask_about_missed(self) -> None:
         """From a study summary: the Scholar explains the words just missed (it only reads)."""
@@ -250,11 +262,7 @@ class Assistant:
         self.page.spawn(self.ask(scholar_prompt(summary.missed, study.title())))
 
     async def ask(self, text: str) -> None:
-        if not self.online:
-            self.page.show_toast(OFFLINE)
-            return
-        if not self.settings.configured:
-            self.dialog.open()
+        if not self._can_ask():
             return
         chosen = route(text, self.state.override)
         if chosen.agent == "architect" and self.page.controller.read_only:

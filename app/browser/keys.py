@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
-from app.browser.dom import found
+from app.browser.dom import data, found
 from app.browser.study import study_key
+from app.ui.field_undo import FieldUndo
 from app.ui.routes import Route
 
 if TYPE_CHECKING:
@@ -19,6 +20,13 @@ TEXT_FIELDS = {"INPUT", "TEXTAREA", "SELECT"}
 class Shortcuts:
     def __init__(self, page: Page) -> None:
         self.page = page
+        self.undo = FieldUndo()
+
+    def on_input(self, event: Any) -> None:
+        """Text typed into a field: its own undo comes before the collection's."""
+        target = event.target
+        if hasattr(target, "setAttribute"):
+            target.setAttribute("data-typed", self.undo.stamp())
 
     def on_keydown(self, event: Any) -> None:
         if event.defaultPrevented or event.isComposing:
@@ -33,9 +41,12 @@ class Shortcuts:
     def _command(self, key: str, event: Any, in_field: bool) -> Any:
         page = self.page
         modifier = bool(event.ctrlKey or event.metaKey)
-        if modifier and not in_field and key.lower() in ("z", "y"):
+        field_keeps = in_field and self.undo.field_keeps(data(event.target, "typed"))
+        if modifier and not field_keeps and key.lower() in ("z", "y"):
             redo = key.lower() == "y" or bool(event.shiftKey)
             return lambda: page.run("redo" if redo else "undo")
+        if key == "Escape" and page.closer.guards_escape():
+            return page.closer.request
         if key == "Escape" and not page.dialog.open and page.drawers.is_open:
             return page.drawers.close
         if key == "Escape" and not page.dialog.open:

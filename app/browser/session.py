@@ -92,6 +92,7 @@ class Session:
     def become_writer(self) -> None:
         self.controller.read_only = None
         self.controller.store.subscribe(self.queue.push)
+        self.controller.store.subscribe(lambda _changes: self.page.shortcuts.undo.changed())
         self.page.show_status(SaveStatus("saved", "Saved"))
 
     def become_follower(self) -> None:
@@ -107,6 +108,7 @@ class Session:
         await self._reload()
         self.page.hide_banner()
         self.become_writer()
+        self.page.apply(Update(main=True))  # the controls that were off come back on
         self.page.show_toast("The other tab closed; this tab can now make changes.")
 
     async def _reload(self) -> None:

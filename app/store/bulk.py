@@ -29,6 +29,7 @@ def split_line(line: str) -> tuple[str, list[str]]:
     if "\t" in line:
         term, _, rest = line.partition("\t")
     else:
+        line += " "  # so a trailing " -" with no meaning after it still separates
         found = [(i, sep) for sep in _SEPARATORS if (i := line.find(sep)) >= 0]
         if not found:
             return line.strip(), []

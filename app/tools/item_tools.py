@@ -10,8 +10,9 @@ from app.domain import Conflict, Folder, FolderPatch, Name, Note, NotePatch, Wor
 from app.tools import resolve
 from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Link, Outcome, Params, Plan, Tool
-from app.tools.views import counted, folder_link, listed, note_link, word_link
+from app.tools.views import folder_link, note_link, word_link
 from app.tools.workspace import Workspace
+from app.ui.counting import counted_list
 
 Item = Folder | Word | Note
 # Moving a folder that holds more than this many items asks the user first.
@@ -59,8 +60,7 @@ def _contents(ws: Workspace, folder: Folder) -> tuple[int, str]:
     """How many items a folder holds and a phrase for them ("3 subfolders and 120 words")."""
     summary = ws.store.deletion_summary(folder.id)
     counts = [(summary.subfolders, "subfolder"), (summary.words, "word"), (summary.notes, "note")]
-    parts = [counted(n, noun) for n, noun in counts if n]
-    return summary.subfolders + summary.words + summary.notes, listed(parts) if parts else ""
+    return summary.subfolders + summary.words + summary.notes, counted_list(*counts)
 
 
 class DeleteItem(ItemRef):

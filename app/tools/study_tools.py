@@ -13,8 +13,9 @@ from app.store.study_queries import Scope
 from app.tools import resolve
 from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Outcome, Params, Plan, Tool
-from app.tools.views import counted, folder_link, word_link
+from app.tools.views import folder_link, word_link
 from app.tools.workspace import Workspace
+from app.ui.counting import counted
 
 
 class StudyTarget(Params):

@@ -18,16 +18,6 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def counted(count: int, noun: str) -> str:
-    """ "1 word", "120 words"."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
-def listed(parts: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-
-
 def folder_link(folder: Folder) -> Link:
     return Link(kind="folder", id=folder.id, folder_id=folder.id, label=folder.name)
 

@@ -317,8 +317,8 @@ def usage_view(summary: UsageSummary) -> El:
     """Counts, success rate, median latency and recent failures from the usage log."""
     rate = f"{summary.success_rate:.0%}" if summary.count else "–"
     facts = (
-        ("Requests", str(summary.count)),
-        ("Succeeded", f"{summary.succeeded} ({rate})"),
+        ("Requests", f"{summary.count:,}"),
+        ("Succeeded", f"{summary.succeeded:,} ({rate})"),
         ("Median time", _ms(summary.median_ms)),
         ("Median first words", _ms(summary.median_first_token_ms)),
     )

@@ -30,6 +30,7 @@ from app.store import Store
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
 from app.ui import dialogs
+from app.ui.counting import counted
 from app.ui.due import DueCounts
 from app.ui.folder_view import due_text, render_folder, render_home
 from app.ui.mapping_memory import MappingMemory
@@ -119,7 +120,6 @@ class Controller:
             "undo": lambda _i, _d: self._history(undo=True),
             "redo": lambda _i, _d: self._history(undo=False),
             "help": lambda _i, _d: Update(dialog=dialogs.help_dialog()),
-            "close-dialog": lambda _i, _d: Update(close_dialog=True),
         }
         self.transfer = TransferActions(lambda: self.store, self.refresh, memory=mappings)
         self._actions.update(self.transfer.actions())
@@ -431,8 +431,8 @@ class Controller:
             raise LexicalError("Nothing to add: every line is empty, a duplicate or has a problem.")
         result = self.store.bulk_add(fid, rows)
         skipped = len(preview.rows) - result.added
-        more = f", skipped {skipped}" if skipped else ""
-        return changed(close_dialog=True, toast=f"Added {result.added} words{more}")
+        more = f", skipped {skipped:,}" if skipped else ""
+        return changed(close_dialog=True, toast=f"Added {counted(result.added, 'word')}{more}")
 
     # --- notes --------------------------------------------------------------------------------
 

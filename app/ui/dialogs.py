@@ -7,9 +7,11 @@ inside carry `data-action` like everything else.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from app.domain import Folder
 from app.store.results import BulkPreview, BulkRow, DeletionSummary, TreeRow
+from app.ui.counting import counted
 from app.ui.folder_view import action, colour_select, form_error
 from app.ui.nodes import El, Node, h
 from app.ui.transfer_view import table_box
@@ -32,6 +34,40 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Esc", "Close a dialog, the search results or a form"),
     ("?", "Show this help"),
 )
+
+
+DISCARD_TYPED = "Discard what you typed?"
+DISCARD_PASTED = "Discard the pasted text?"
+CloseStep = Literal["close", "ask", "keep"]
+
+
+def on_close_request(*, unsaved: bool, asking: bool) -> CloseStep:
+    """Esc or Cancel in a dialog: close it, ask before text typed into it is lost, or (asked
+    already, Esc again) keep it open with the text."""
+    if asking:
+        return "keep"
+    return "ask" if unsaved else "close"
+
+
+def discard_question(question: str) -> El:
+    """The question shown inside a dialog that would lose typed or pasted text; the safe
+    answer comes first."""
+    return h(
+        "div",
+        {
+            "id": "discard-question",
+            "class": "discard-question",
+            "role": "group",
+            "aria-label": question,
+        },
+        h("p", None, question),
+        h(
+            "div",
+            {"class": "form-actions"},
+            action("Keep editing", "keep-text", None, **{"class": "primary"}),
+            action("Discard", "discard-text", None, **{"class": "danger"}),
+        ),
+    )
 
 
 def _dialog(title: str, *body: Node) -> El:
@@ -158,9 +194,7 @@ def delete_folder_dialog(summary: DeletionSummary) -> El:
         (summary.words, "word"),
         (summary.notes, "note"),
     ]
-    consequences = [
-        h("li", None, f"{n} {noun if n == 1 else noun + 's'}") for n, noun in parts if n
-    ]
+    consequences = [h("li", None, counted(n, noun)) for n, noun in parts if n]
     return _dialog(
         f"Delete {folder_label(folder.emoji, folder.name)}?",
         h("p", None, "This also deletes everything inside it:"),
@@ -190,7 +224,12 @@ def bulk_dialog(folder: Folder, text: str, preview: BulkPreview | None) -> El:
         ),
         h(
             "form",
-            {"data-action": "bulk-add", "data-id": folder.id, "aria-label": "Bulk paste"},
+            {
+                "data-action": "bulk-add",
+                "data-id": folder.id,
+                "aria-label": "Bulk paste",
+                "data-discard": DISCARD_PASTED,
+            },
             h("label", {"for": "bulk-text", "class": "visually-hidden"}, "Lines to add"),
             h(
                 "textarea",
@@ -211,7 +250,7 @@ def bulk_dialog(folder: Folder, text: str, preview: BulkPreview | None) -> El:
 
 def _bulk_button(preview: BulkPreview | None) -> str:
     ok = preview.count("ok") if preview else 0
-    return f"Add {ok} word{'s' if ok != 1 else ''}" if ok else "Add words"
+    return f"Add {counted(ok, 'word')}" if ok else "Add words"
 
 
 def bulk_preview(preview: BulkPreview | None) -> El:
@@ -232,7 +271,7 @@ def _preview_table(preview: BulkPreview | None) -> Node:
         note = preview.note if preview else ""
         return h("p", {"class": "empty"}, note or "The preview appears here as you type or paste.")
     ok, dup, bad = (preview.count(s) for s in ("ok", "duplicate", "invalid"))
-    summary = f"{ok} to add · {dup} duplicate{'s' if dup != 1 else ''} · {bad} with problems"
+    summary = f"{ok:,} to add · {counted(dup, 'duplicate')} · {bad:,} with problems"
     rows = [
         h(
             "tr",
@@ -250,7 +289,7 @@ def _preview_table(preview: BulkPreview | None) -> Node:
         h("p", {"class": "preview-summary", "data-role": "bulk-summary"}, summary),
         h("p", {"class": "meta-line"}, preview.note) if preview.note else None,
         table_box("Preview", ("Line", "Term", "Meanings", "Status"), rows),
-        h("p", {"class": "meta-line"}, f"Showing the first 500 of {len(preview.rows)} lines.")
+        h("p", {"class": "meta-line"}, f"Showing the first 500 of {len(preview.rows):,} lines.")
         if len(preview.rows) > 500
         else None,
     )

@@ -13,6 +13,7 @@ from app.store.due_counts import DueCount
 from app.store.results import TreeRow
 from app.store.word_list import WordPage
 from app.text.markdown import render_markdown
+from app.ui.counting import counted
 from app.ui.nodes import Child, El, Node, h
 from app.ui.routes import Route
 from app.ui.state import ViewState
@@ -65,7 +66,7 @@ def due_text(due: DueCount | None) -> str:
     if due is None:
         return ""
     if due.due or due.new:
-        return f"{due.due} due · {due.new} new today"
+        return f"{due.due:,} due · {due.new:,} new today"
     return "Nothing due today"
 
 
@@ -113,7 +114,8 @@ def render_home(
         h(
             "p",
             {"class": "meta-line"},
-            f"{len(rows)} folders · {total} words. Everything is saved in this browser.",
+            f"{counted(len(rows), 'folder')} · {counted(total, 'word')}. "
+            "Everything is saved in this browser.",
         ),
         study_line(due, None, locked=locked),
         _block(
@@ -193,7 +195,7 @@ def render_folder(
                 action("Delete", "delete-folder", folder.id, **{"class": "danger"}),
             ),
         ),
-        h("p", {"class": "meta-line"}, _summary(len(subfolders), word_total, len(notes))),
+        h("p", {"class": "meta-line"}, _summary(subfolders, word_total, len(notes))),
         study_line(due, folder.id, locked=locked),
         _subfolder_block(subfolders),
         _words_block(folder, default_lang(path), words, word_total, state),
@@ -201,11 +203,18 @@ def render_folder(
     )
 
 
-def _summary(folders: int, words: int, notes: int) -> str:
-    def plural(n: int, one: str) -> str:
-        return f"{n} {one}" if n == 1 else f"{n} {one}s"
-
-    return " · ".join([plural(folders, "subfolder"), plural(words, "word"), plural(notes, "note")])
+def _summary(subfolders: Sequence[TreeRow], words: int, notes: int) -> str:
+    """The folder's own counts; the tree counts the words of subfolders too, so that total
+    is given as well when it differs."""
+    inside = words + sum(row.total_words for row in subfolders)
+    with_subfolders = f" ({inside:,} with subfolders)" if inside != words else ""
+    return " · ".join(
+        [
+            counted(len(subfolders), "subfolder"),
+            counted(words, "word") + with_subfolders,
+            counted(notes, "note"),
+        ]
+    )
 
 
 def _subfolder_block(subfolders: Sequence[TreeRow]) -> El | None:

@@ -88,23 +88,27 @@ def _provider(value: str) -> Provider:
     return "gemini"
 
 
-def settings_from_fields(data: Mapping[str, str], saved_key: str) -> ProviderSettings:
+def settings_from_fields(
+    data: Mapping[str, str], saved_key: str, *, testing: bool = False
+) -> ProviderSettings:
     """Validate the dialog's fields; an empty key field keeps `saved_key`. Raises InvalidInput
-    with one sentence naming each bad field."""
+    with one sentence naming each bad field. For Test key (`testing`) a compatible server
+    needs no model yet: the test fetches the list to choose from."""
     provider = _provider(data.get("provider", ""))
     base_url = data.get("base_url", "").strip().rstrip("/")
     typed_key = data.get("api_key", "").strip()
     try:
-        return ProviderSettings(
-            provider=provider,
-            model=data.get("model", ""),
+        fields = {
+            "provider": provider,
+            "model": data.get("model", ""),
             # The provider's own address is stored as "" so it follows the provider.
-            base_url="" if base_url == DEFAULT_BASE_URLS[provider] else base_url,
-            api_key=SecretStr(typed_key or saved_key),
-            remember_key="remember_key" in data,
-            daily_request_cap=_number(data, "daily_request_cap"),
-            max_output_tokens=_number(data, "max_output_tokens"),
-        )
+            "base_url": "" if base_url == DEFAULT_BASE_URLS[provider] else base_url,
+            "api_key": SecretStr(typed_key or saved_key),
+            "remember_key": "remember_key" in data,
+            "daily_request_cap": _number(data, "daily_request_cap"),
+            "max_output_tokens": _number(data, "max_output_tokens"),
+        }
+        return ProviderSettings.model_validate(fields, context={"testing": testing})
     except ValidationError as exc:
         raise InvalidInput(user_message(exc)) from exc
 
@@ -253,6 +257,27 @@ def model_field(form: SettingsForm) -> El:
     )
 
 
+# Where each provider's keys are made: (text before the link, link text, address).
+KEY_PAGES: dict[Provider, tuple[str, str, str]] = {
+    "gemini": ("Get a key at ", "Google AI Studio", "https://aistudio.google.com/app/apikey"),
+    "openai": ("Get a key on ", "OpenAI's API keys page", "https://platform.openai.com/api-keys"),
+}
+LOCAL_NEEDS_NO_KEY = (
+    "Local servers such as Ollama or LM Studio usually need no key: leave it empty. "
+    "A hosted server gives you one in its account settings."
+)
+
+
+def _key_source(provider: Provider) -> El:
+    """Where to get a key, as a link that opens in a new tab (the settings stay as typed)."""
+    page = KEY_PAGES.get(provider)
+    if page is None:
+        return h("p", {"id": "ai-key-source", "class": "hint"}, LOCAL_NEEDS_NO_KEY)
+    before, label, href = page
+    link = h("a", {"href": href, "target": "_blank", "rel": "noopener noreferrer"}, label)
+    return h("p", {"id": "ai-key-source", "class": "hint"}, before, link, ".")
+
+
 def _key_field(form: SettingsForm) -> El:
     hint = KEY_HINT_SAVED if form.has_key else "Sent only to this provider, in a header."
     return h(
@@ -271,6 +296,7 @@ def _key_field(form: SettingsForm) -> El:
             },
         ),
         h("small", {"id": "ai-key-hint", "class": "hint"}, hint),
+        _key_source(form.provider),
     )
 
 

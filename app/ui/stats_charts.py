@@ -68,8 +68,9 @@ def percent(share: float) -> float:
 
 
 def number(value: float, unit: str = "") -> str:
-    """A figure as the tables show it: whole numbers without a decimal point."""
-    return f"{int(value) if float(value).is_integer() else value}{unit}"
+    """A figure as the tables show it: whole numbers without a decimal point, with thousands
+    separated."""
+    return f"{int(value):,}{unit}" if float(value).is_integer() else f"{value}{unit}"
 
 
 def reviews_chart(stats: StudyStats) -> Chart | None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from app.domain import Folder
 from app.study.model import DIRECTION_LABELS
 from app.study.stats import FolderRetention, StudyStats
+from app.ui.counting import counted
 from app.ui.nodes import Child, El, Node, h
 from app.ui.routes import Route
 from app.ui.stats_charts import (
@@ -101,14 +102,14 @@ def _summary(stats: StudyStats) -> El:
     streak = stats.streak
     studied = stats.states.total - stats.states.new
     items = (
-        ("Reviews today", str(stats.reviews[-1].total)),
-        ("Reviews, last 30 days", str(stats.total_reviews)),
-        ("Due today", str(stats.forecast[0].due)),
+        ("Reviews today", f"{stats.reviews[-1].total:,}"),
+        ("Reviews, last 30 days", f"{stats.total_reviews:,}"),
+        ("Due today", f"{stats.forecast[0].due:,}"),
         ("Retention, last 30 days", "–" if retention is None else number(percent(retention), "%")),
-        ("Study streak", _days(streak.current)),
-        ("Longest streak", _days(streak.longest)),
-        ("Cards studied", str(studied)),
-        ("New words to study", str(stats.states.new)),
+        ("Study streak", counted(streak.current, "day")),
+        ("Longest streak", counted(streak.longest, "day")),
+        ("Cards studied", f"{studied:,}"),
+        ("New words to study", f"{stats.states.new:,}"),
     )
     hint = streak.current > 0 and not streak.studied_today
     return h(
@@ -119,15 +120,11 @@ def _summary(stats: StudyStats) -> El:
     )
 
 
-def _days(count: int) -> str:
-    return f"{count} day" if count == 1 else f"{count} days"
-
-
 def _retention_note(retention: Sequence[FolderRetention]) -> str:
     hidden = len(retention) - RETENTION_FOLDERS
     note = "Share of reviews of learnt cards not answered Again, against the folder's goal."
     if hidden > 0:
-        note += f" Showing the {RETENTION_FOLDERS} folders with the most reviews; {hidden} more."
+        note += f" Showing the {RETENTION_FOLDERS} folders with the most reviews; {hidden:,} more."
     return note
 
 

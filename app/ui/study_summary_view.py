@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from app.study.intervals import spoken_interval
 from app.study.summary import Summary
+from app.ui.counting import counted
 from app.ui.folder_view import action
 from app.ui.nodes import El, h
 
@@ -68,7 +69,7 @@ def _missed(missed: Sequence[str]) -> El:
     return h(
         "div",
         None,
-        h("h3", None, f"Missed ({len(missed)})"),
+        h("h3", None, f"Missed ({len(missed):,})"),
         h("ul", {"class": "missed"}, (h("li", None, term) for term in missed)),
     )
 
@@ -78,8 +79,8 @@ def _next_due(summary: Summary) -> str:
         return "No reviews are scheduled yet."
     soon = f"The next review is due {spoken_interval(summary.next_in_ms)}"
     if summary.due_tomorrow:
-        noun = "card is" if summary.due_tomorrow == 1 else "cards are"
-        return f"{soon}; {summary.due_tomorrow} {noun} due within a day."
+        due = counted(summary.due_tomorrow, "card is", "cards are")
+        return f"{soon}; {due} due within a day."
     return f"{soon}."
 
 
@@ -92,8 +93,8 @@ def _nothing_due(summary: Summary | None) -> str:
 def _excluded(count: int) -> El | None:
     if not count:
         return None
-    noun = "word has" if count == 1 else "words have"
-    return h("p", {"class": "meta-line"}, f"{count} {noun} no meaning yet and are left out.")
+    excluded = counted(count, "word has no meaning yet and is", "words have no meaning yet and are")
+    return h("p", {"class": "meta-line"}, f"{excluded} left out.")
 
 
 def _duration(ms: int) -> str:

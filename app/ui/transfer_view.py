@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from app.ui.counting import counted_list as _counted
 from app.ui.folder_view import action, form_error
 from app.ui.nodes import Child, El, Node, h
 
@@ -269,13 +270,6 @@ def _progress(cards: int, reviews: int) -> str:
         return ""
     log = f" ({_counted((reviews, 'review'))})" if reviews else ""
     return f"the study progress of {_counted((cards, 'card'))}{log}"
-
-
-def _counted(*counts: tuple[int, str]) -> str:
-    words = [f"{n:,} {noun}{'' if n == 1 else 's'}" for n, noun in counts if n]
-    if len(words) > 1:
-        return ", ".join(words[:-1]) + " and " + words[-1]
-    return words[0] if words else ""
 
 
 def _folders(plan: PlanSummary) -> Node | None:

@@ -34,7 +34,7 @@ def name_and_count(label: str, total: int, name_class: str, count_class: str) ->
         h(
             "span",
             {"class": count_class},
-            str(total),
+            f"{total:,}",
             h("span", {"class": "visually-hidden"}, f" {noun}"),
         ),
     ]
@@ -51,9 +51,9 @@ def due_badge(count: DueCount | None) -> El | None:
     return h(
         "span",
         {"class": "due-badge"},
-        h("span", {"class": "due", "hidden": not count.due}, str(count.due)),
-        h("span", {"class": "new", "hidden": not count.new}, str(count.new)),
-        h("span", {"class": "visually-hidden"}, f" ({count.due} due, {count.new} new)"),
+        h("span", {"class": "due", "hidden": not count.due}, f"{count.due:,}"),
+        h("span", {"class": "new", "hidden": not count.new}, f"{count.new:,}"),
+        h("span", {"class": "visually-hidden"}, f" ({count.due:,} due, {count.new:,} new)"),
     )
 
 

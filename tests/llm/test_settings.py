@@ -160,6 +160,16 @@ def test_test_key_answers_in_a_sentence() -> None:
     assert unlisted.ok and "does not list its models" in unlisted.sentence
 
 
+def test_test_key_lists_a_servers_models_before_one_is_named() -> None:
+    local = ProviderSettings.model_validate(
+        {"provider": "openai_compatible", "model": ""}, context={"testing": True}
+    )
+    listed = check(local, Reply(body=ox.MODELS))
+    assert listed.ok and listed.models
+    assert listed.sentence.startswith("It works: The server at localhost:11434 offers")
+    assert "not one of them" not in listed.sentence
+
+
 def test_test_key_says_when_nothing_answers() -> None:
     local = ProviderSettings(
         provider="openai_compatible", model="m", base_url="http://localhost:9/v1"

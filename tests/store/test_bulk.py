@@ -28,6 +28,10 @@ from app.store.results import BulkRow
         ("  spaced   -   out  ", "spaced", ["out"]),
         ("corazón: ❤️", "corazón", ["❤️"]),
         ("term:", "term", []),
+        ("perro -", "perro", []),
+        ("perro  -  ", "perro", []),
+        ("- perro -", "perro", []),
+        ("e-", "e-", []),
     ],
 )
 def test_line_formats(line: str, term: str, meanings: list[str]) -> None:

@@ -1,10 +1,11 @@
 """Word rows are reused between redraws while their content is the same, and rebuilt when it
-changes (so a stale row can never be shown)."""
+changes (so a stale row can never be shown); counts read right."""
 
 from __future__ import annotations
 
-from app.domain import FolderId, Word, WordId
-from app.ui import folder_view
+from app.domain import Folder, FolderId, Word, WordId
+from app.store.results import TreeRow
+from app.ui import folder_view, tree_view
 from app.ui.nodes import text_content
 
 
@@ -43,3 +44,36 @@ def test_the_row_cache_stays_bounded() -> None:
     for i in range(folder_view.ROWS_KEPT + 10):
         folder_view._word(_word(id=i + 1), highlighted=False)
     assert len(folder_view._ROWS) <= folder_view.ROWS_KEPT
+
+
+def _row(folder_id: int, words: int, total: int, parent: int | None = None) -> TreeRow:
+    folder = Folder.model_validate(
+        {
+            "id": folder_id,
+            "parent_id": parent,
+            "name": f"F{folder_id}",
+            "emoji": "",
+            "color": "none",
+        }
+        | {"created_at": 1, "updated_at": 1}
+    )
+    return TreeRow(
+        folder=folder, depth=0 if parent is None else 1, word_count=words, total_words=total
+    )
+
+
+def test_home_counts_one_folder_and_one_word_in_the_singular() -> None:
+    assert "1 folder · 1 word." in text_content(folder_view.render_home([_row(1, 1, 1)]))
+    home = folder_view.render_home([_row(1, 9_874, 9_877), _row(2, 3, 3, parent=1)])
+    assert "2 folders · 9,877 words." in text_content(home)
+
+
+def test_a_folder_says_its_own_words_and_those_with_subfolders_as_the_tree_counts_them() -> None:
+    summary = folder_view._summary([_row(2, 3, 3, parent=1)], 9_874, 1)
+    assert summary == "1 subfolder · 9,874 words (9,877 with subfolders) · 1 note"
+    assert folder_view._summary([], 1, 0) == "0 subfolders · 1 word · 0 notes"
+
+
+def test_the_tree_separates_thousands() -> None:
+    shown = text_content(tree_view.name_and_count("Spanish", 9_877, "name", "count")[1])
+    assert shown == "9,877 words"

@@ -63,6 +63,17 @@ def test_bad_fields_are_one_clear_sentence(changes: dict[str, str], says: str) -
     assert says in caught.value.message
 
 
+def test_a_compatible_server_can_be_tested_before_a_model_is_named_but_not_saved() -> None:
+    local = fields(provider="openai_compatible", model="", base_url="")
+    assert settings_from_fields(local, SAVED, testing=True).model == ""
+    with pytest.raises(InvalidInput) as caught:
+        settings_from_fields(local, SAVED)
+    assert caught.value.message == (
+        "Enter the model name your server runs (for Ollama, e.g. llama3.2), "
+        "or press Test key to choose one from its list."
+    )
+
+
 def test_the_dialog_never_contains_the_key() -> None:
     settings = ProviderSettings(provider="openai", api_key=SecretStr(SAVED))
     dialog = settings_dialog(SettingsForm.of(settings, has_key=True))
@@ -102,3 +113,26 @@ def test_a_compatible_server_shows_its_address_openly() -> None:
     hosted = settings_dialog(SettingsForm(provider="openai"))
     assert not find_all(compatible, lambda el: el.tag == "details")
     assert "Address (advanced)" in text_content(hosted)
+
+
+@pytest.mark.parametrize(
+    ("provider", "href"),
+    [
+        ("gemini", "https://aistudio.google.com/app/apikey"),
+        ("openai", "https://platform.openai.com/api-keys"),
+    ],
+)
+def test_each_provider_says_where_its_keys_are_made(provider: str, href: str) -> None:
+    page = settings_dialog(SettingsForm(provider=provider))  # type: ignore[arg-type]
+    (source,) = find_all(page, lambda el: el.attrs.get("id") == "ai-key-source")
+    (link,) = find_all(source, lambda el: el.tag == "a")
+    assert link.attrs["href"] == href
+    assert link.attrs["target"] == "_blank" and link.attrs["rel"] == "noopener noreferrer"
+    assert text_content(source).endswith(".")
+
+
+def test_a_compatible_server_is_told_a_local_one_needs_no_key() -> None:
+    page = settings_dialog(SettingsForm(provider="openai_compatible"))
+    (source,) = find_all(page, lambda el: el.attrs.get("id") == "ai-key-source")
+    assert "usually need no key" in text_content(source)
+    assert not find_all(source, lambda el: el.tag == "a")

@@ -80,7 +80,8 @@ def test_every_table_holds_the_numbers_its_chart_draws() -> None:
         assert [row[0] for row in rows] == chart["labels"]
         for i, row in enumerate(rows):
             shown = [cell.removesuffix(str(chart["unit"])) for cell in row[1 : 1 + len(series)]]
-            assert [float(v) for v in shown] == [float(s["values"][i]) for s in series]
+            figures = [float(v.replace(",", "")) for v in shown]
+            assert figures == [float(s["values"][i]) for s in series]
 
 
 def test_the_charts_carry_the_figures_and_theme_colours() -> None:
@@ -105,7 +106,7 @@ def test_the_charts_carry_the_figures_and_theme_colours() -> None:
 def test_large_counts_and_shares_read_plainly_in_the_tables() -> None:
     page = render_stats(_stats(), [], [])
     text = text_content(page)
-    assert "1250000" in text and "e+06" not in text
+    assert "1,250,000" in text and "e+06" not in text
     _, _, (_, retention), _ = _charts(page)
     assert _rows(retention)[1] == ["🧬 " + XSS, "87.5%", "90%", "8"]
 
