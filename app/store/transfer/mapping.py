@@ -61,6 +61,11 @@ def build(source: RecordSource, choices: ImportChoices) -> Steps[ParsedImport]:
             if done % CHUNK == 0:
                 yield Progress(f"Reading {source.item_label.lower()}s", done, total)
     study = _followed(source.study, {w.id for w in builder.words})
+    if lang:  # the folders the file brings take it as their default too
+        builder.folders = [
+            f.model_copy(update={"lang": lang}) if f.parent_id is None and not f.lang else f
+            for f in builder.folders
+        ]
     return replace(
         builder.parsed(source.name, source.kind, source.item_label, study),
         source=source,

@@ -188,6 +188,7 @@ def _place_folder(b: _Builder, folder: FolderItem) -> None:
         new_id = b.existing.next_folder_id
         b.existing.next_folder_id += 1
     b.existing.folders[key] = new_id
+    b.existing.langs[new_id] = folder.lang or b.existing.langs.get(parent or 0, "")
     b.target[folder.id] = new_id
     b.paths[new_id] = shown
     created, updated = stamps(folder, b.now)
@@ -236,7 +237,10 @@ def _place_word(
             word_id = b.existing.next_word_id
             b.existing.next_word_id += 1
         b.word_at[key] = word_id
-        b.row_at[key] = _word_row(word, word_id, folder, stamps(word, b.now))
+        # A listed word without a language takes its folder's default, as one added by hand
+        # does; a backup's words are restored as they were.
+        lang = word.lang or (b.existing.langs.get(folder, "") if b.parsed.source else "")
+        b.row_at[key] = _word_row(word, word_id, folder, lang, stamps(word, b.now))
         b.word_rows.append(b.row_at[key])
         outcome = "add"
     seen.setdefault(key, line)
@@ -288,7 +292,9 @@ def _as_existing(row: Row) -> ExistingWord:
     return ExistingWord(row["id"], row["meanings"], row["notes"], row["color"], row["lang"])
 
 
-def _word_row(word: WordItem, word_id: int | None, folder: int, stamps: tuple[int, int]) -> Row:
+def _word_row(
+    word: WordItem, word_id: int | None, folder: int, lang: str, stamps: tuple[int, int]
+) -> Row:
     return {
         "id": word_id,  # None: numbered once every kept id is known (replace)
         "folder_id": folder,
@@ -297,7 +303,7 @@ def _word_row(word: WordItem, word_id: int | None, folder: int, stamps: tuple[in
         "meanings": word.meanings,
         "notes": word.notes,
         "color": word.color,
-        "lang": word.lang,
+        "lang": lang,
         "created_at": stamps[0],
         "updated_at": stamps[1],
     }

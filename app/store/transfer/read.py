@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from app.store import study_queries
 from app.store.db import Database
 from app.store.queries import folder_tree
+from app.store.results import TreeRow
 from app.store.transfer.model import REVIEW_FIELDS, CardItem, StoredOptions
 from app.study.model import DEFAULT_OPTIONS, Direction
 
@@ -114,6 +115,7 @@ class Existing:
     cards: set[tuple[int, Direction]] = field(default_factory=set)  # (word id, direction)
     options: set[int] = field(default_factory=set)  # folder ids (0: the collection) with own
     retention: dict[int, float] = field(default_factory=dict)  # each folder's, inherited
+    langs: dict[int, str] = field(default_factory=dict)  # each folder's default, inherited
     base_retention: float = DEFAULT_OPTIONS.retention  # the collection's
     next_folder_id: int = 1
     next_word_id: int = 1
@@ -132,7 +134,12 @@ def existing(db: Database, *, contents: bool) -> Existing:
     now = Existing(counts=counts, cards_count=int(db.scalar("SELECT count(*) FROM card")))
     if not contents:
         return now
-    _study(db, now)
+    tree = folder_tree(db)
+    _study(db, now, tree)
+    for row in tree:  # depth first: a parent before its children
+        parent = row.folder.parent_id
+        inherited = "" if parent is None else now.langs.get(parent, "")
+        now.langs[row.folder.id] = row.folder.lang or inherited
     for r in db.all("SELECT id, parent_id, name_key FROM folder"):
         now.folders[(r["parent_id"], r["name_key"])] = r["id"]
     now.next_folder_id = int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM folder"))
@@ -145,7 +152,7 @@ def existing(db: Database, *, contents: bool) -> Existing:
     return now
 
 
-def _study(db: Database, now: Existing) -> None:
+def _study(db: Database, now: Existing, tree: list[TreeRow]) -> None:
     """Which words have progress and what retention each folder studies with, so a merge keeps
     existing progress and replays an Anki history the way the folder will schedule it."""
     now.cards = {(r[0], r[1]) for r in db.execute("SELECT word_id, direction FROM card")}
@@ -153,5 +160,5 @@ def _study(db: Database, now: Existing) -> None:
     now.options = {int(r[0]) for r in db.execute("SELECT id FROM study_options")}
     stored = study_queries.stored_options(db)
     now.base_retention = stored.get(study_queries.COLLECTION, DEFAULT_OPTIONS).retention
-    effective = study_queries.effective_options(folder_tree(db), stored)
+    effective = study_queries.effective_options(tree, stored)
     now.retention = {folder: options.retention for folder, options in effective.items()}

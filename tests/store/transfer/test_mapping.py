@@ -6,7 +6,7 @@ from __future__ import annotations
 import genanki
 import pytest
 
-from app.domain import InvalidInput
+from app.domain import FolderPatch, InvalidInput, NewFolder, NewWord
 from app.store.transfer import read_import
 from app.store.transfer.field_guess import guess, is_header
 from app.store.transfer.mapping import NO_TERM, ImportChoices, build
@@ -238,3 +238,35 @@ def test_a_remembered_mapping_is_used_when_it_fits_the_layout() -> None:
     assert parsed.workspace.words[0].term == "house"
     wrong = {key: TableMapping(("term",), header=True)}  # from a list of another width
     assert run_steps(read_import("w.csv", data, wrong.get)).workspace.words[0].term == "Haus"
+
+
+def test_listed_words_take_their_folders_default_language() -> None:
+    store = make_store()
+    german = store.create_folder(NewFolder(name="German", lang="de"))
+    store.create_folder(NewFolder(name="Verbs", parent_id=german.id))
+    data = b"folder,term,lang\nGerman/Verbs,gehen,\nGerman/Nouns,Haus,\nGerman,Hello,en\nOther,x,\n"
+    store.import_parsed(parse("w.csv", data), "merge")
+    langs = {w.term: w.lang for w in store.find_words("gehen") + store.find_words("Haus")}
+    assert langs == {"gehen": "de", "Haus": "de"}
+    assert store.find_words("Hello")[0].lang == "en"
+    assert store.find_words("x")[0].lang == ""
+
+
+def test_the_imports_language_becomes_the_new_folders_default() -> None:
+    parsed = parse("w.csv", b"term,meaning\nHaus,house\n")
+    assert parsed.source is not None and parsed.choices is not None
+    chosen = run_steps(build(parsed.source, ImportChoices(parsed.choices.tables, lang="de")))
+    store = make_store()
+    store.import_parsed(chosen, "merge")
+    (folder,) = store.folders()
+    assert (folder.name, folder.lang) == ("w", "de")
+
+
+def test_a_backup_restores_its_words_languages_as_they_were() -> None:
+    source = make_store()
+    german = source.create_folder(NewFolder(name="German"))
+    source.add_word(NewWord(folder_id=german.id, term="Haus"))
+    source.update_folder(german.id, FolderPatch(lang="de"))
+    store = make_store()
+    store.import_parsed(parse("b.json", source.export("json")), "replace")
+    assert store.find_words("Haus")[0].lang == ""
