@@ -8,9 +8,11 @@ import struct
 import zipfile
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.domain import InvalidInput
-from app.store.transfer import anki
+from app.store.transfer import anki, html_text
 from app.store.transfer.html_text import html_to_text
 from tests.anki_decks import make_apkg, newer_format_package, rename_member, sample_deck
 from tests.store.helpers import dump, make_store
@@ -171,3 +173,18 @@ def test_too_many_entries_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("app.store.transfer.zips.MAX_ZIP_ENTRIES", 2)
     with pytest.raises(InvalidInput, match="too many"):
         parse("deck.apkg", sample_deck())
+
+
+_PIECES = st.sampled_from(
+    ["word", " ", "\n", "家", "<br>", "<BR/>", "<br />", "</br>", "<b>", "</b>", "<div>",
+     "</div>", "<div/>", '<span class="x">', "</span>", "<p>", "</ p>", "<li>", "<hr>",
+     '<font color="red" size="2">', "<i >", "&amp;", "&lt;", "&#31;", "&#x41;", "&nbsp;",
+     "&bogus;", "&amp", "&", "<", ">", "<script>", "</script>", "<title>", "x</title>",
+     "<!-- c -->", '<a href="x>y">', "<a href='x'>", "\x1f", "&#0;"]
+)  # fmt: skip
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_plain_formatting_reads_the_same_without_the_parser(html: str) -> None:
+    if html_text._SIMPLE.fullmatch(html):
+        assert html_text._simple_text(html) == html_text._parsed_text(html)
