@@ -28,7 +28,7 @@ def tree(page: Page) -> Locator:
 
 def tree_link(page: Page, label: str) -> Locator:
     """A folder link in the sidebar tree; its accessible name is "<emoji> <name>, N words"."""
-    return tree(page).get_by_role("link", name=re.compile(rf"^{re.escape(label)}, \d+ words?$"))
+    return tree(page).get_by_role("link", name=re.compile(rf"^{re.escape(label)}, [\d,]+ words?$"))
 
 
 def dialog(page: Page) -> Locator:

@@ -10,7 +10,7 @@ from e2e.lexical_ui import add_word, create_folder, tree, tree_link, wait_saved,
 
 
 def row(page: Page, name: str) -> Locator:
-    link = page.get_by_role("link", name=re.compile(rf"^{re.escape(name)}, \d+ words?$"))
+    link = page.get_by_role("link", name=re.compile(rf"^{re.escape(name)}, [\d,]+ words?$"))
     return tree(page).locator(".tree-row").filter(has=link)
 
 

@@ -31,6 +31,7 @@ def _chromium(playwright: Playwright, profile: Path) -> Iterator[tuple[Browser, 
             "--headless=new",
             *chromium.FLAGS,
             f"--user-data-dir={profile}",
+            "--window-size=1280,800",  # the desktop layout (headless opens 800 px wide)
             "--remote-debugging-port=0",
             "about:blank",
         ],
