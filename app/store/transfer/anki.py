@@ -39,6 +39,7 @@ NEWER_FORMAT = (
 UPDATE_NOTE = "please update to the latest anki version"
 FIELD_SEPARATOR = "\x1f"
 TAGS = "Tags"
+DEFAULT_DECK = ("Default",)
 _NOTETYPES = "SELECT id, name FROM notetypes"
 
 
@@ -115,7 +116,7 @@ def _read_notes(conn: sqlite3.Connection) -> Steps[tuple[list[FieldTable], dict[
             )
         values = [html_to_text(v) for v in raw] + [""] * (len(kind.fields) - len(raw))
         kind.audio.update(i for i, v in enumerate(raw) if "[sound:" in v)
-        folder = tuple(decks.get(str(deck), ["Default"]))
+        folder = decks.get(str(deck), DEFAULT_DECK)
         kind.records.append(Record(number, folder, (*values, " ".join(str(tags or "").split()))))
         number_of_note[note] = number
         if number % CHUNK == 0:
@@ -145,7 +146,7 @@ def _note_types(conn: sqlite3.Connection) -> dict[str, _NoteType]:
     }
 
 
-def _deck_paths(conn: sqlite3.Connection) -> dict[str, list[str]]:
+def _deck_paths(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
     """Deck id -> folder names. Newer collections keep decks in a table, with names split by
     \\x1f; older ones in a JSON column of `col`, with names split by `::`."""
     if "decks" in tables(conn):
@@ -156,9 +157,9 @@ def _deck_paths(conn: sqlite3.Connection) -> dict[str, list[str]]:
     return {deck_id: _deck_folders(name) for deck_id, name in named}
 
 
-def _deck_folders(name: str) -> list[str]:
+def _deck_folders(name: str) -> tuple[str, ...]:
     parts = (" ".join(html_to_text(p).split())[:NAME_MAX] for p in name.split("::"))
-    return [p for p in parts if p] or ["Default"]
+    return tuple(p for p in parts if p) or DEFAULT_DECK
 
 
 def _cloze_models(conn: sqlite3.Connection) -> set[str]:

@@ -3,6 +3,7 @@ its line number and reason instead of failing the whole file (CSV, Anki)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -32,8 +33,9 @@ class WorkspaceBuilder:
         self.skipped: list[SkippedRow] = []
         self.remarks: list[str] = []
         self._paths: dict[tuple[str, ...], int] = {}
+        self._keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # folder names -> path key
 
-    def folder(self, names: list[str]) -> int:
+    def folder(self, names: Sequence[str]) -> int:
         """The id of the folder at path `names` (the default folder if empty), made as needed."""
         names = names or [self.default_folder]
         if len(names) > MAX_DEPTH:
@@ -49,8 +51,12 @@ class WorkspaceBuilder:
         assert parent is not None
         return parent
 
-    def _known_folder(self, names: list[str]) -> int | None:
-        return self._paths.get(tuple(n.casefold() for n in names or [self.default_folder]))
+    def _known_folder(self, names: Sequence[str]) -> int | None:
+        key = self._keys.get(tuple(names))
+        if key is None:  # records of one deck share its names: worked out once
+            key = tuple(n.casefold() for n in names or [self.default_folder])
+            self._keys[tuple(names)] = key
+        return self._paths.get(key)
 
     def _new_folder(self, name: str, parent: int | None) -> int:
         try:
@@ -63,7 +69,9 @@ class WorkspaceBuilder:
         self.folders.append(folder)
         return folder.id
 
-    def word(self, line: int, folder_names: list[str], fields: dict[str, Any]) -> WordItem | None:
+    def word(
+        self, line: int, folder_names: Sequence[str], fields: dict[str, Any]
+    ) -> WordItem | None:
         """Add a word from `fields` (term, meanings, notes, lang, color) or skip it (None); its
         folder is made only once the word itself is known to be good."""
         known = self._known_folder(folder_names)

@@ -59,7 +59,7 @@ def build(source: RecordSource, choices: ImportChoices) -> Steps[ParsedImport]:
             shape.add(builder, record)
             done += 1
             if done % CHUNK == 0:
-                yield Progress(f"Reading {source.item_label.lower()}s", done, total)
+                yield Progress("Mapping the fields", done, total)
     study = _followed(source.study, {w.id for w in builder.words})
     if lang:  # the folders the file brings take it as their default too
         builder.folders = [
@@ -103,9 +103,10 @@ class _Shape:
         return "" if index is None else record.values[index]
 
     def add(self, builder: WorkspaceBuilder, record: Record) -> None:
-        if not any(v.strip() for v in record.values):
+        if not "".join(record.values).strip():
             return
-        folder = [*record.folder, *split_path(self._first(record, "folder"))]
+        path = self._first(record, "folder")
+        folder = (*record.folder, *split_path(path)) if path else record.folder
         term = " ".join(self._first(record, "term").split("\n"))
         meanings, notes = self._texts(record)
         lang = self._first(record, "lang").strip() or self.lang
@@ -137,10 +138,9 @@ class _Shape:
             if not value.strip():
                 continue
             if is_meaning:
-                lines = [line.strip() for line in value.splitlines() if line.strip()]
-                if len(meanings) + len(lines) <= MEANINGS_MAX and all(
-                    len(line) <= MEANING_MAX for line in lines
-                ):
+                lines = [line for line in map(str.strip, value.splitlines()) if line]
+                longest = max(map(len, lines))
+                if len(meanings) + len(lines) <= MEANINGS_MAX and longest <= MEANING_MAX:
                     meanings.extend(lines)
                     continue
             notes.append(f"{label}: {value}" if label else value)
