@@ -46,7 +46,8 @@ def tokens(text: str) -> list[str]:
 
 def fold(text: str) -> str:
     """`text` as the index compares it: lower case, without accents, its words joined by one
-    space. Two titles with the same fold are the same term to search ("Café" and "cafe")."""
+    space. Two titles with the same fold are the same term to search ("Café" and "cafe").
+    Unlike app.text.fold it keeps other scripts' marks and width variants, as the index does."""
     bare = _ACCENTS.sub("", unicodedata.normalize("NFD", text.lower()))
     return " ".join(_words(unicodedata.normalize("NFC", bare)))
 

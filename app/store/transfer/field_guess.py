@@ -12,12 +12,12 @@ the next text field; whatever else has text goes to the notes, labelled with its
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from itertools import islice
 from typing import Literal, cast
 
 from app.store.transfer.records import FieldTable, Role, TableMapping
+from app.text.fold import fold
 
 SAMPLE = 200  # records looked at per field
 LONG_TEXT = 60  # average characters above which a field reads as notes, not a term
@@ -37,10 +37,8 @@ def _add(kind: Kind, names: str) -> None:
 
 
 def normal_name(name: str) -> str:
-    """`name` casefolded, accents and everything but letters and digits removed."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    kept = (c for c in decomposed if c.isalnum() and unicodedata.category(c)[0] != "M")
-    return "".join(kept)
+    """`name` folded (case, accents, width) with everything but letters and digits removed."""
+    return "".join(c for c in fold(name) if c.isalnum())
 
 
 _add(
