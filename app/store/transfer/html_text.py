@@ -24,6 +24,9 @@ _TAG = re.compile(
 )
 _ENTITY = r"&(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});"
 _SIMPLE = re.compile(rf"(?:[^<&]+|{_TAG.pattern}|{_ENTITY})*")
+# What a field needs more than its spaces collapsed for: markup, Anki's own, control characters
+# and line breaks.
+_SPECIAL = re.compile("[<&\\[{\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
 _BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # where splitlines splits
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
 
@@ -81,6 +84,8 @@ def _tag_text(tag: re.Match[str]) -> str:
 def html_to_text(html: str) -> str:
     """The visible text of `html`: one line per line break or block, blank lines dropped,
     spaces collapsed, control characters removed."""
+    if not _SPECIAL.search(html):  # plain words on one line: most fields of a deck
+        return " ".join(html.split())
     if "[sound:" in html or "{{c" in html:
         html = _CLOZE.sub(r"\1", _SOUND.sub("", html))
     if "<" in html or "&" in html:  # most fields of a deck are plain words: no parser needed
