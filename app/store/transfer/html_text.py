@@ -16,14 +16,17 @@ _DROPPED = frozenset({"script", "style", "head", "title", "template", "object"})
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::[^}]*)?\}\}", re.DOTALL)
 # Most fields hold only plain formatting: tags without scripts, comments or odd quoting, and
-# whole entities. Such text is read by two substitutions instead of the (slow) parser, with the
-# same result (tests/store/transfer/test_anki.py checks that it is the same).
-_NAME = r"[a-zA-Z][a-zA-Z0-9]*"
-_TAG = re.compile(
-    rf"<({_NAME})(?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:=\"[^\"<>]*\")?)*\s*/?>|</({_NAME})\s*>"
-)
+# whole entities. Such text is read by three substitutions instead of the (slow) parser, with
+# the same result (tests/store/transfer/test_anki.py checks that it is the same).
+_ATTRIBUTES = r"(?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:=\"[^\"<>]*\")?)*\s*/?>"
+_KEPT = rf"(?!(?:{'|'.join(sorted(_DROPPED))})\b)[a-zA-Z][a-zA-Z0-9]*"  # not a dropped tag
+_TAG = rf"<{_KEPT}{_ATTRIBUTES}|</{_KEPT}\s*>"
 _ENTITY = r"&(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});"
-_SIMPLE = re.compile(rf"(?:[^<&]+|{_TAG.pattern}|{_ENTITY})*")
+_SIMPLE = re.compile(rf"(?:[^<&]+|{_TAG}|{_ENTITY})*", re.IGNORECASE)
+_BLOCK_NAMES = "|".join(sorted(_BLOCKS))
+# A line break: a start tag of br or a block, or a block's end tag (not br's).
+_LINE_TAG = re.compile(rf"<(?:br|{_BLOCK_NAMES})\b{_ATTRIBUTES}|</(?:{_BLOCK_NAMES})\s*>", re.I)
+_ANY_TAG = re.compile(_TAG, re.IGNORECASE)
 # What a field needs more than its spaces collapsed for: markup, Anki's own, control characters
 # and line breaks.
 _SPECIAL = re.compile("[<&\\[{\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
@@ -66,19 +69,8 @@ def _parsed_text(html: str) -> str:
 
 
 def _simple_text(html: str) -> str:
-    """What `_parsed_text` gives for `_SIMPLE` markup, when no tag in it is a dropped one."""
-    tags = {name.lower() for name in re.findall(rf"</?({_NAME})", html)}
-    if tags & _DROPPED:
-        return _parsed_text(html)
-    return unescape(_TAG.sub(_tag_text, html))
-
-
-def _tag_text(tag: re.Match[str]) -> str:
-    start, end = tag.groups()
-    name = (start or end).lower()
-    if start is not None:  # a start tag (or a self-closing one): a line break for br and blocks
-        return "\n" if name == "br" or name in _BLOCKS else ""
-    return "\n" if name in _BLOCKS else ""
+    """What `_parsed_text` gives for `_SIMPLE` markup."""
+    return unescape(_ANY_TAG.sub("", _LINE_TAG.sub("\n", html)))
 
 
 def html_to_text(html: str) -> str:

@@ -180,7 +180,8 @@ _PIECES = st.sampled_from(
      "</div>", "<div/>", '<span class="x">', "</span>", "<p>", "</ p>", "<li>", "<hr>",
      '<font color="red" size="2">', "<i >", "&amp;", "&lt;", "&#31;", "&#x41;", "&nbsp;",
      "&bogus;", "&amp", "&", "<", ">", "<script>", "</script>", "<title>", "x</title>",
-     "<!-- c -->", '<a href="x>y">', "<a href='x'>", "\x1f", "&#0;"]
+     "<!-- c -->", '<a href="x>y">', "<a href='x'>", "\x1f", "&#0;", "<TITLE>", "<Pre>",
+     "<pres>", "</PRE >", "<h1>", "</h6>", "<titles>", "<bra>", "<STYLE/>", "<p/>"]
 )  # fmt: skip
 
 
