@@ -458,8 +458,9 @@ ffi = ModuleType("pyodide.ffi")
 
 def reset() -> Document:
     """A fresh page: an empty body, nothing stored, no listeners, the hash at home."""
-    document.__init__()  # type: ignore[misc]  # dom.py keeps the one `document` it imported
-    window.__init__()  # type: ignore[misc]
+    # Renewed in place: app.browser.dom holds on to the `document` it imported.
+    document.__init__()
+    window.__init__()
     _channels.clear()
     js.__dict__.update(
         document=document,
@@ -487,7 +488,7 @@ def install() -> None:
         create_once_callable=_same,
     )
     pyodide = ModuleType("pyodide")
-    pyodide.ffi = ffi  # type: ignore[attr-defined]
+    pyodide.__dict__["ffi"] = ffi
     sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
     sys.modules["pyodide_js"] = ModuleType("pyodide_js")
     reset()
