@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.browser.dom import by_id, found, replace_children
 from app.browser.fetch import FetchTransport

@@ -13,8 +13,8 @@ import contextlib
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+import js
+from pyodide.ffi import create_proxy
 
 from app.browser.closing import DialogCloser
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
@@ -25,9 +25,10 @@ from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
 from app.browser.transfer import TransferGlue, repaint, save_download
 from app.saving import SaveStatus
-from app.ui.controller import Controller, Update
+from app.ui.controller import Controller
 from app.ui.folder_view import READ_ONLY_STUDY
 from app.ui.routes import Route
+from app.ui.update import Update
 
 TOAST_SECONDS = 5.0
 INPUT_DEBOUNCE_SECONDS = 0.15

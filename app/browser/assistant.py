@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.agents import (
     Confirmation,
@@ -36,6 +37,7 @@ from app.domain import FolderId, LexicalError, WordId
 from app.llm.cancel import CancelToken
 from app.llm.errors import ProviderError
 from app.llm.settings import make_client
+from app.store import Store
 from app.store.conversations import ConversationId
 from app.study.summary import scholar_prompt
 from app.ui.assistant_state import PanelState, countdown, destination
@@ -73,10 +75,10 @@ class Assistant:
         self._render_pending = False
         self._countdown: asyncio.Task[None] | None = None
         self._recent: deque[str] = deque(maxlen=RECENT_ACTIONS)
-        self._watched: Any = None
+        self._watched: Store | None = None
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self.page.controller.store  # a follower tab that takes over gets a new store
 
     # --- wiring -------------------------------------------------------------------------------
@@ -164,7 +166,7 @@ class Assistant:
         action = str(data(target, "ai-action"))
         turn = data(target, "turn")
         item = data(target, "id")
-        handlers = {
+        handlers: dict[str, Callable[[], None]] = {
             "open-settings": self.dialog.open,
             "close-settings": self.page.closer.request,
             "test-key": lambda: self.page.spawn(self.dialog.test()),

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import JsException  # type: ignore[import-not-found]
+import js
+from pyodide.ffi import JsException
 
 MODULE = "./static/charts.js"  # relative to the page; scripts/precache.py keeps it offline
 _loaded: dict[str, Any] = {}  # the imported module, once its import succeeded

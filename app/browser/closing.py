@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.browser.dom import by_id, data, found, to_dom
 from app.ui.dialogs import DISCARD_TYPED, discard_question, on_close_request

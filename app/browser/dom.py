@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import jsnull, to_js  # type: ignore[import-not-found]
+import js
+from pyodide.ffi import JsNull, jsnull, to_js
 
 from app.ui.diff import Replace, diff
 from app.ui.nodes import El, Node
+
+if TYPE_CHECKING:
+    from typing import TypeIs  # Python 3.13+: only the checker needs it (tests run on 3.11)
+
+T = TypeVar("T")
 
 document = js.document
 
@@ -86,7 +91,7 @@ def data(element: Any, name: str) -> str | None:
     return str(element.getAttribute(attribute)) if element.hasAttribute(attribute) else None
 
 
-def found(value: Any) -> bool:
+def found(value: T | JsNull | None) -> TypeIs[T]:
     """True for a real DOM result; JS null arrives as `jsnull` and undefined as None."""
     return value is not None and value is not jsnull
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.browser.dom import data, found
 from app.ui.drawers import Drawer, Drawers

@@ -14,8 +14,8 @@ import asyncio
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import JsException  # type: ignore[import-not-found]
+import js
+from pyodide.ffi import JsException
 
 from app.browser.dom import found, js_object
 from app.llm.cancel import CancelToken

@@ -11,8 +11,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import JsException, create_proxy, to_js  # type: ignore[import-not-found]
+import js
+from pyodide.ffi import JsException, create_proxy, to_js
 
 from app.browser.dom import found, js_object
 from app.domain import LexicalError

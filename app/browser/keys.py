@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.browser.dom import data, found
 from app.browser.study import study_key
+from app.domain import FolderId
 from app.ui.field_undo import FieldUndo
 from app.ui.routes import Route
 
@@ -38,7 +40,7 @@ class Shortcuts:
             event.preventDefault()
             command()
 
-    def _command(self, key: str, event: Any, in_field: bool) -> Any:
+    def _command(self, key: str, event: Any, in_field: bool) -> Callable[[], None] | None:
         page = self.page
         modifier = bool(event.ctrlKey or event.metaKey)
         field_keeps = in_field and self.undo.field_keeps(data(event.target, "typed"))
@@ -97,6 +99,6 @@ class Shortcuts:
         folder = self.page.controller.state.route.folder_id
         if folder is None:
             return
-        path = self.page.controller.store.folder_path(folder)
+        path = self.page.controller.store.folder_path(FolderId(folder))
         parent = path[-2].id if len(path) > 1 else None
         js.location.hash = Route(parent).to_hash()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.ui.mapping_memory import MappingMemory
 

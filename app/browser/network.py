@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.browser.dom import by_id
 

@@ -8,7 +8,7 @@ unmarks exactly those.
 
 from __future__ import annotations
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.browser.dom import data
 from app.ui.controller import WRITE_ACTIONS

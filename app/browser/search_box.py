@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.browser.dom import by_id, data, found, js_object, measured, replace_children
 from app.ui.controller import Controller

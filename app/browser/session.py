@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 from app.browser.app import Page
 from app.browser.dom import measured

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
-import pyodide_js  # type: ignore[import-not-found]
+import js
+import pyodide_js
 
 if TYPE_CHECKING:
     from app.browser.app import Page

@@ -11,8 +11,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+import js
+from pyodide.ffi import create_proxy
 
 from app.browser.dom import found, js_object
 

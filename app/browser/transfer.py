@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_once_callable, to_js  # type: ignore[import-not-found]
+import js
+from pyodide.ffi import create_once_callable, to_js
 
 from app.browser.dom import by_id, data, found, js_object, replace_children
 from app.store.transfer import MAX_FILE_BYTES

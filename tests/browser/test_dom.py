@@ -1,0 +1,63 @@
+"""The DOM helpers: building safe elements, patching a region, null-aware lookups."""
+
+from __future__ import annotations
+
+import js
+from pyodide.ffi import jsnull
+
+from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
+from app.ui.nodes import h
+from tests.browser.fakes import Document, Element
+
+
+def test_text_stays_text_and_attributes_are_set_one_by_one(document: Document) -> None:
+    replace_children(document.body, h("p", {"class": "note"}, "<b>bold?</b>"))
+    paragraph = document.body.firstChild
+    assert paragraph.tagName == "P" and paragraph.getAttribute("class") == "note"
+    assert paragraph.querySelector("b") is jsnull
+    assert paragraph.text == "<b>bold?</b>"
+
+
+def test_a_textarea_shows_its_text_as_its_value(document: Document) -> None:
+    replace_children(document.body, h("textarea", {"name": "meaning"}, "heart muscle"))
+    assert document.body.firstChild.value == "heart muscle"
+    assert len(document.body.firstChild.childNodes) == 0
+
+
+def test_a_region_replaces_only_what_changed(document: Document) -> None:
+    region = Region(document.body)
+    region.show(h("ul", {}, h("li", {}, "one"), h("li", {}, "two")))
+    first, second = document.body.querySelectorAll("li")
+    region.show(h("ul", {}, h("li", {}, "one"), h("li", {}, "TWO"), h("li", {}, "three")))
+    items = document.body.querySelectorAll("li")
+    assert [li.text for li in items] == ["one", "TWO", "three"]
+    assert items[0] is first and items[1] is second  # only the changed text was replaced
+
+
+def test_a_region_rebuilds_when_the_page_was_changed_under_it(document: Document) -> None:
+    region = Region(document.body)
+    region.show(h("ul", {}, h("li", {}, "one")))
+    document.body.querySelector("li").remove()  # something else took the row away
+    region.show(h("ul", {}, h("li", {}, "uno")))
+    assert [li.text for li in document.body.querySelectorAll("li")] == ["uno"]
+
+
+def test_lookups_tell_null_and_undefined_from_elements(document: Document) -> None:
+    document.body.appendChild(Element("div", {"id": "toast", "data-kind": "info"}))
+    assert found(by_id("toast")) and not found(by_id("missing")) and not found(None)
+    assert not found(jsnull)
+    assert data(by_id("toast"), "kind") == "info"
+    assert data(by_id("toast"), "other") is None
+
+
+def test_options_bags_are_plain_objects() -> None:
+    assert js_object(block="nearest").block == "nearest"
+
+
+def test_measured_spans_are_named_and_closed_after_errors() -> None:
+    try:
+        with measured("search"):
+            raise ValueError("boom")
+    except ValueError:
+        pass
+    assert js.performance.measures == ["lexical:search"]

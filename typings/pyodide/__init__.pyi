@@ -1,0 +1,1 @@
+"""Pyodide's Python package; Lexical uses only its `ffi` module."""
