@@ -1,5 +1,6 @@
 """Small values kept in the browser's localStorage (settings, remembered choices), read and
-written so that blocked storage (private mode, a policy) only means they last for the tab."""
+written so that blocked storage (private mode, a policy) only means they are not kept: reads
+find nothing and writes are dropped, never an error."""
 
 from __future__ import annotations
 
