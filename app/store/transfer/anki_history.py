@@ -52,6 +52,8 @@ def read_histories(
     if "revlog" not in tables(conn):
         return study
     total = int(conn.execute("SELECT count(*) FROM revlog").fetchone()[0])
+    if not total:  # a deck never studied: no cards to look at
+        return study
     if total > MAX_REVIEWS:
         remarks.append(
             f"The review history has {total:,} reviews, more than the {MAX_REVIEWS:,} Lexical "
