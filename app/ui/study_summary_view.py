@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from app.study.intervals import spoken_interval
 from app.study.summary import Summary
 from app.ui.counting import counted
-from app.ui.folder_view import action
 from app.ui.nodes import El, h
+from app.ui.widgets import action
 
 
 def render_summary(summary: Summary | None, excluded: int) -> El:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from app.study.grading import Grade, Segment
 from app.study.intervals import short_interval, spoken_interval
 from app.study.model import DIRECTION_LABELS, MODES, Mode, Rating
-from app.ui.folder_view import action
 from app.ui.nodes import El, Node, h
 from app.ui.study_summary_view import render_summary
+from app.ui.widgets import action
 
 if TYPE_CHECKING:
     from app.study.session import StudySession, Turn

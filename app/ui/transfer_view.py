@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from app.ui.counting import counted_list as _counted
-from app.ui.folder_view import action, form_error
 from app.ui.nodes import Child, El, Node, h
+from app.ui.widgets import action, form_error
 
 if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
     from app.store.transfer import Mode

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.domain import Folder, FolderId, Word, WordId
 from app.store.results import TreeRow
-from app.ui import folder_view, tree_view
+from app.ui import folder_view, tree_view, word_view
 from app.ui.nodes import text_content
 
 
@@ -25,8 +25,8 @@ def _word(**changes: object) -> Word:
 
 
 def test_the_same_word_gives_the_same_row_and_any_change_a_new_one() -> None:
-    row = folder_view._word(_word(), highlighted=False)
-    assert folder_view._word(_word(updated_at=2), highlighted=False) is row
+    row = word_view._word(_word(), highlighted=False)
+    assert word_view._word(_word(updated_at=2), highlighted=False) is row
     for change in (
         {"term": "Heart"},
         {"meanings": ["beats"]},
@@ -34,16 +34,16 @@ def test_the_same_word_gives_the_same_row_and_any_change_a_new_one() -> None:
         {"lang": "de"},
         {"color": "red"},
     ):
-        changed = folder_view._word(_word(**change), highlighted=False)
+        changed = word_view._word(_word(**change), highlighted=False)
         assert changed is not row and changed != row
-    assert "beats" in text_content(folder_view._word(_word(meanings=["beats"]), highlighted=False))
-    assert folder_view._word(_word(), highlighted=True) != row
+    assert "beats" in text_content(word_view._word(_word(meanings=["beats"]), highlighted=False))
+    assert word_view._word(_word(), highlighted=True) != row
 
 
 def test_the_row_cache_stays_bounded() -> None:
-    for i in range(folder_view.ROWS_KEPT + 10):
-        folder_view._word(_word(id=i + 1), highlighted=False)
-    assert len(folder_view._ROWS) <= folder_view.ROWS_KEPT
+    for i in range(word_view.ROWS_KEPT + 10):
+        word_view._word(_word(id=i + 1), highlighted=False)
+    assert len(word_view._ROWS) <= word_view.ROWS_KEPT
 
 
 def _row(folder_id: int, words: int, total: int, parent: int | None = None) -> TreeRow:
