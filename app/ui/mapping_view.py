@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from app.store.transfer.field_guess import understood_names
+from app.store.transfer.field_guess import UNDERSTOOD_NAMES
 from app.store.transfer.records import ROLE_NAMES, ROLES
 from app.ui.nodes import Child, El, h
 from app.ui.transfer_view import table_box
@@ -35,7 +35,7 @@ def mapping_view(source: RecordSource, choices: ImportChoices) -> El:
         h(
             "p",
             {"class": "meta-line"},
-            f"Column names Lexical recognises: {understood_names()}.",
+            f"Column names Lexical recognises: {UNDERSTOOD_NAMES}.",
         )
         if source.kind == "csv"
         else None,

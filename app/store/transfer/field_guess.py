@@ -86,20 +86,17 @@ _add(
     "德语,中文,英語,ドイツ語,日本語,영어,انگلیسی,آلمانی,فارسی",
 )
 
+# The column names a word list may use, as the import dialog says them.
+UNDERSTOOD_NAMES = (
+    "term (or word, front), meanings (or meaning, translation, back), notes (or example), "
+    "folder (or deck), lang (or language) and color, in English or several other languages"
+)
 _ID = re.compile(r"^[^\s]*\d[^\s]*$")
 
 
 def name_kind(name: str) -> Kind | None:
     """What a field's name says it holds, if it is a name Lexical knows."""
     return _NAMES.get(normal_name(name))
-
-
-def understood_names() -> str:
-    """The column names a word list may use, for the import dialog."""
-    return (
-        "term (or word, front), meanings (or meaning, translation, back), notes (or example), "
-        "folder (or deck), lang (or language) and color, in English or several other languages"
-    )
 
 
 def is_header(cells: Sequence[str]) -> bool:

@@ -94,12 +94,12 @@ class _Shape:
             for index, role in enumerate(roles)
             if role in ("meanings", "notes")
         ]
-        self.single = {role: roles.index(role) for role in reversed(roles)}  # the first of each
+        self.first = {role: roles.index(role) for role in set(roles)}  # a role's first field
         self.keep_id = keep_id
         self.lang = lang
 
     def _first(self, record: Record, role: Role) -> str:
-        index = self.single.get(role)
+        index = self.first.get(role)
         return "" if index is None else record.values[index]
 
     def add(self, builder: WorkspaceBuilder, record: Record) -> None:
