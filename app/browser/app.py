@@ -17,6 +17,7 @@ import js
 from pyodide.ffi import create_proxy
 
 from app.browser.closing import DialogCloser
+from app.browser.commands import Command
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
@@ -92,7 +93,7 @@ class Page:
         self.closer = DialogCloser(self.dialog)
         # Actions owned by browser parts (the assistant, closing dialogs), run instead of the
         # controller.
-        self.commands: dict[str, Callable[[], None]] = self.closer.commands()
+        self.commands: dict[str, Command] = self.closer.commands()
         self.search = SearchBox(controller, lambda query: self.run("study", None, {"query": query}))
         self.shortcuts = Shortcuts(self)
         self.drawers = DrawerGlue()
@@ -144,7 +145,7 @@ class Page:
             self.toggle_theme()
             return
         if action in self.commands:
-            self.commands[action]()
+            self.commands[action](item_id, data)
             return
         needs_scheduler = action.startswith("study") and action != "study-options"
         if needs_scheduler and not self.study_runtime.ready:

@@ -30,6 +30,7 @@ from app.agents import (
     transcript,
 )
 from app.browser.ai_settings import SettingsDialog
+from app.browser.commands import plain
 from app.browser.dom import by_id, data, found, replace_children, to_dom
 from app.browser.settings_store import LocalCounter, SettingsStore
 from app.browser.study import local_utc_offset
@@ -85,9 +86,9 @@ class Assistant:
 
     def start(self) -> None:
         page, doc = self.page, js.document
-        page.commands["open-assistant"] = self.open
-        page.commands["ai-settings"] = self.dialog.open
-        page.commands["study-ask-scholar"] = self.ask_about_missed
+        page.commands["open-assistant"] = plain(self.open)
+        page.commands["ai-settings"] = plain(self.dialog.open)
+        page.commands["study-ask-scholar"] = plain(self.ask_about_missed)
         page.listen(doc, "click", self._on_click)
         page.listen(doc, "submit", self._on_submit)
         page.listen(doc, "change", self._on_change)

@@ -6,11 +6,11 @@ finds the typed text in the DOM and shows or removes the question.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import js
 
+from app.browser.commands import Command, plain
 from app.browser.dom import by_id, data, found, to_dom
 from app.ui.dialogs import DISCARD_TYPED, discard_question, on_close_request
 
@@ -24,9 +24,13 @@ class DialogCloser:
     def __init__(self, dialog: Any) -> None:
         self.dialog = dialog
 
-    def commands(self) -> dict[str, Callable[[], None]]:
+    def commands(self) -> dict[str, Command]:
         """The dialog buttons this handles instead of the controller."""
-        return {"close-dialog": self.request, "keep-text": self.keep, "discard-text": self.close}
+        return {
+            "close-dialog": plain(self.request),
+            "keep-text": plain(self.keep),
+            "discard-text": plain(self.close),
+        }
 
     def guards_escape(self) -> bool:
         """Esc would lose typed text (or answer the question), so it must not close at once."""

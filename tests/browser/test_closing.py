@@ -60,7 +60,7 @@ def test_discarding_closes_the_dialog() -> None:
     closer, document = open_dialog(h("input", {"name": "term"}))
     typed(document, "myocardium")
     closer.request()
-    closer.commands()["discard-text"]()
+    closer.commands()["discard-text"](None, None)
     assert not document.getElementById("dialog").open
 
 
