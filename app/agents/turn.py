@@ -21,7 +21,7 @@ from app.agents.context import View, build_context
 from app.agents.dispatch import Dispatcher
 from app.agents.events import EventSink, Failed, Finished, Routed, TextDelta
 from app.agents.loop import Limits, LoopResult, run_loop
-from app.agents.router import Override, route
+from app.agents.router import Override, Route, route
 from app.agents.safety import Confirm, Guard, asks_to_remove
 from app.agents.scholar import SCHOLAR
 from app.domain import LexicalError
@@ -73,9 +73,11 @@ async def run_turn(
     view: View = NO_VIEW,
     cancel: CancelSignal | None = None,
     limits: Limits = LIMITS,
+    routed: Route | None = None,
 ) -> TurnResult:
-    """Answer `text` with the agent the router (or `override`) picks."""
-    chosen = route(text, override)
+    """Answer `text` with the agent the router (or `override`) picks; `routed` is the router's
+    choice when the caller already made it (to check it against read-only mode first)."""
+    chosen = routed or route(text, override)
     on_event(Routed(chosen.agent, chosen.reason))
     spec = ARCHITECT if chosen.agent == "architect" else SCHOLAR
     return await run_agent(

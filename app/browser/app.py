@@ -62,6 +62,12 @@ def _restore_caret(target: Any, caret: tuple[str, int, int] | None) -> None:
         target.setSelectionRange(caret[1], caret[2])
 
 
+def _typed_into(target: Any) -> bool:
+    """Typing goes on key after key, so its action waits for a pause; a pick is done at once."""
+    tag = str(target.tagName)
+    return tag == "TEXTAREA" or (tag == "INPUT" and str(target.type) not in ("radio", "checkbox"))
+
+
 def _closest(event: Any, selector: str) -> Any:
     """The nearest ancestor of the event target matching `selector` (targets may be text)."""
     target = event.target
@@ -393,6 +399,9 @@ class Page:
         target = event.target
         action = data(target, "input-action") if hasattr(target, "getAttribute") else None
         if action is None:
+            return
+        if not _typed_into(target):  # a pick (select, radio) redraws at once
+            self.run(action, data(target, "id"), {"text": str(target.value)})
             return
         if self._input_task is not None:
             self._input_task.cancel()

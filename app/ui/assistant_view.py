@@ -1,8 +1,9 @@
 """The assistant panel and its dialogs as safe element trees (app.ui.nodes).
 
 Answers are Markdown from a model: they go through app/text/markdown.py, never innerHTML.
-Controls carry `data-ai-action` (handled by app/browser/assistant.py), so the page's own
-controller never sees them. Each turn has a stable id, so a streamed answer re-renders only
+Controls carry `data-action` names starting with `ai-`: app/browser/assistant.py registers
+them as the page's commands, so they go through the page's one delegation and never reach the
+collection's controller. Each turn has a stable id, so a streamed answer re-renders only
 its own turn.
 """
 
@@ -97,8 +98,8 @@ def _button(
         {
             "type": "button",
             "class": css,
-            "data-ai-action": name,
-            "data-turn": turn,
+            "data-action": f"ai-{name}",
+            "data-id": turn,
             "aria-label": label,
             "aria-expanded": expanded,
         },
@@ -141,7 +142,7 @@ def _conversation_row(info: ConversationInfo, current: int | None) -> El:
             {
                 "type": "button",
                 "class": "link-button",
-                "data-ai-action": "reopen",
+                "data-action": "ai-reopen",
                 "data-id": info.id,
             },
             title,
@@ -151,7 +152,7 @@ def _conversation_row(info: ConversationInfo, current: int | None) -> El:
             {
                 "type": "button",
                 "class": "small-button danger",
-                "data-ai-action": "delete-conversation",
+                "data-action": "ai-delete-conversation",
                 "data-id": info.id,
                 "aria-label": f"Delete conversation {title}",
             },
@@ -231,7 +232,7 @@ def composer(state: PanelState, *, draft: str, can_send: bool) -> El:
     running = state.running
     return h(
         "form",
-        {"class": "ai-compose", "data-ai-action": "send", "aria-label": "Ask the assistant"},
+        {"class": "ai-compose", "data-action": "ai-send", "aria-label": "Ask the assistant"},
         h("label", {"for": "ai-input", "class": "visually-hidden"}, "Ask the assistant"),
         h(
             "textarea",
@@ -241,7 +242,7 @@ def composer(state: PanelState, *, draft: str, can_send: bool) -> El:
                 "rows": 3,
                 "placeholder": "Ask or instruct… (Enter sends, Shift+Enter for a new line)",
                 "aria-describedby": "ai-badge",
-                "data-ai-input": "text",
+                "data-input-action": "ai-badge",
             },
             draft,
         ),
@@ -278,7 +279,7 @@ def agent_toggle(selected: Override) -> El:
                         "name": "override",
                         "value": value,
                         "checked": value == selected,
-                        "data-ai-change": "override",
+                        "data-input-action": "ai-override",
                     },
                 ),
                 " ",
@@ -303,10 +304,10 @@ def confirm_dialog(confirmation: Confirmation) -> El:
         h(
             "div",
             {"class": "form-actions"},
-            h("button", {"type": "button", "data-ai-action": "decline"}, "Cancel"),
+            h("button", {"type": "button", "data-action": "ai-decline"}, "Cancel"),
             h(
                 "button",
-                {"type": "button", "class": "primary danger", "data-ai-action": "accept"},
+                {"type": "button", "class": "primary danger", "data-action": "ai-accept"},
                 "Confirm",
             ),
         ),

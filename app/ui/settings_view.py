@@ -127,7 +127,7 @@ def settings_dialog(form: SettingsForm) -> El:
             "form",
             {
                 "id": "ai-settings-form",
-                "data-ai-action": "save-settings",
+                "data-action": "ai-save-settings",
                 "aria-label": "AI settings",
             },
             h(
@@ -173,13 +173,13 @@ def _label(for_id: str, text: str) -> El:
 
 
 def _button(label: str, name: str) -> El:
-    return h("button", {"type": "button", "data-ai-action": name}, label)
+    return h("button", {"type": "button", "data-action": f"ai-{name}"}, label)
 
 
 def _provider_select(selected: Provider) -> El:
     return h(
         "select",
-        {"id": "ai-provider", "name": "provider", "data-ai-change": "provider"},
+        {"id": "ai-provider", "name": "provider", "data-input-action": "ai-provider"},
         (
             h("option", {"value": value, "selected": value == selected}, label)
             for value, label in PROVIDERS

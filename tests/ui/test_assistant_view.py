@@ -28,7 +28,8 @@ def tagged(node: El, tag: str) -> list[El]:
 
 def actions(node: El) -> list[str]:
     return [
-        el.attrs["data-ai-action"] for el in find_all(node, lambda el: "data-ai-action" in el.attrs)
+        el.attrs["data-action"].removeprefix("ai-")
+        for el in find_all(node, lambda el: "data-action" in el.attrs)
     ]
 
 
