@@ -1,7 +1,7 @@
 """Import the app's own ES modules (static/*.js) when a page first needs them, once each.
 
 Such modules load on first use, so startup never pays for them; scripts/precache.py finds the
-`"./static/….js"` names in app/browser/ and keeps those files for offline use.
+names of such modules in app/browser/ and keeps those files for offline use.
 """
 
 from __future__ import annotations
