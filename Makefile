@@ -58,10 +58,11 @@ build: vendor
 
 # Playwright drives Debian's Chromium (its own browser download cannot work offline).
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-		echo "Installing Chromium with apt-get"; \
+	@command -v chromium >/dev/null 2>&1 && command -v espeak-ng >/dev/null 2>&1 \
+		&& command -v sox >/dev/null 2>&1 || { \
+		echo "Installing Chromium (and espeak-ng, sox for the fake microphone) with apt-get"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			chromium fonts-noto-color-emoji >/dev/null; }
+			chromium fonts-noto-color-emoji espeak-ng sox >/dev/null; }
 
 clean:
 	rm -rf static/vendor static/build .cache $(VENV) node_modules e2e/artifacts

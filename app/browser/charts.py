@@ -13,24 +13,16 @@ from typing import Any
 import js
 from pyodide.ffi import JsException
 
+from app.browser.scripts import import_script
+
 MODULE = "./static/charts.js"  # relative to the page; scripts/precache.py keeps it offline
-_loaded: dict[str, Any] = {}  # the imported module, once its import succeeded
-
-
-async def _charts_module() -> Any:
-    if MODULE not in _loaded:
-        # import() is syntax, not a function Python can call; CSP allows it ('unsafe-eval').
-        # An absolute URL, since a relative one would resolve against Pyodide's own script.
-        importer = js.Function.new("url", "return import(url)")
-        _loaded[MODULE] = await importer(js.URL.new(MODULE, js.document.baseURI).href)
-    return _loaded[MODULE]
 
 
 async def draw_charts(root: Any) -> None:
     """Draw every chart placeholder (`[data-chart]`) under the DOM element `root`. Safe to
     call after every render: charts whose data and width are unchanged are left alone."""
     try:
-        module = await _charts_module()
+        module = await import_script(MODULE)
         await module.drawCharts(root)
     except JsException as error:
         js.console.warn(f"Charts could not be drawn; the tables show the figures. {error}")

@@ -8,6 +8,7 @@ from typing import Any
 
 AbortController: Any
 Array: Any
+AudioContext: Any
 Blob: Any
 BroadcastChannel: Any
 Date: Any
@@ -15,7 +16,9 @@ Error: Any
 FormData: Any
 Function: Any
 IDBKeyRange: Any
+MediaRecorder: Any
 Object: Any
+OfflineAudioContext: Any
 Promise: Any
 URL: Any
 Uint8Array: Any
