@@ -36,14 +36,15 @@ IN_MEMORY_HINT = (
 )
 KEY_HINT_SAVED = "A key is saved (hidden). Leave empty to keep it, or paste a new one."
 VOICE_HINT = (
-    "Your provider hears and speaks only when your browser cannot recognise or speak a "
-    "language; each use counts as a request."
+    "The models and voice your provider uses to hear and speak, only when your browser "
+    "cannot recognise or speak a language. Each use counts as a request."
 )
-VOICE_HINT_COMPATIBLE = "Enter your server's names for these, if it can hear and speak."
-# (field name, label, each provider's default)
+VOICE_HINT_COMPATIBLE = "Enter your server's names for them, if it can hear and speak."
+# (field name, label, each provider's default). No label says "model": the chat model's
+# field is found by its label, and these are named by the group's sentence.
 VOICE_FIELDS: tuple[tuple[str, str, dict[Provider, str]], ...] = (
-    ("transcription_model", "Speech-to-text model", DEFAULT_TRANSCRIPTION_MODELS),
-    ("speech_model", "Speech model", DEFAULT_SPEECH_MODELS),
+    ("transcription_model", "Speech to text", DEFAULT_TRANSCRIPTION_MODELS),
+    ("speech_model", "Text to speech", DEFAULT_SPEECH_MODELS),
     ("speech_voice", "Voice", DEFAULT_VOICES),
 )
 
@@ -392,16 +393,17 @@ def _voice(form: SettingsForm) -> El:
 
 def _text_input(element_id: str, name: str, value: str, hint_id: str | None = None) -> El:
     """A name typed exactly (a model, a voice): no autofill, no spelling marks."""
-    attrs: dict[str, str] = {
-        "id": element_id,
-        "name": name,
-        "value": value,
-        "autocomplete": "off",
-        "spellcheck": "false",
-    }
-    if hint_id is not None:
-        attrs["aria-describedby"] = hint_id
-    return h("input", attrs)
+    return h(
+        "input",
+        {
+            "id": element_id,
+            "name": name,
+            "value": value,
+            "autocomplete": "off",
+            "spellcheck": "false",
+            "aria-describedby": hint_id,
+        },
+    )
 
 
 def _number_input(element_id: str, name: str, value: str, low: int, high: int) -> El:
