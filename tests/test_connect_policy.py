@@ -35,3 +35,7 @@ def test_nothing_else_was_widened() -> None:
     assert policy["object-src"] == ["'none'"] and policy["base-uri"] == ["'none'"]
     assert policy["form-action"] == ["'none'"]
     assert not any(source == "http:" for sources in policy.values() for source in sources)
+
+
+def test_speech_made_by_a_provider_can_play_from_a_blob_and_nothing_else_from_afar() -> None:
+    assert rules()["media-src"] == ["'self'", "blob:"]

@@ -6,6 +6,7 @@ same client code runs under CPython in tests.
 
 Map: `messages` (turns, `ModelClient`), `transport`, `errors`, `cancel` (Stop), `sse`, `wire`
 and `failures` (shared by the clients), `openai` and `gemini` (+ `gemini_schema`), `retry`,
-`spending`, and `settings` (`ProviderSettings`, `make_client`, `test_key`). See
-docs/decisions/008-model-providers.md.
+`spending`, and `settings` (`ProviderSettings`, `make_client`, `test_key`). Provider voice:
+`transcribe` and `synthesize` (sharing `audio`: cap, retries, usage), `multipart` and `wav`.
+See docs/decisions/008-model-providers.md.
 """

@@ -179,6 +179,16 @@ class TurnAssembler:
         )
 
 
+def key_header(key: str) -> dict[str, str]:
+    return {"x-goog-api-key": key}
+
+
+def model_url(base_url: str, model: str, method: str) -> str:
+    """A model method's address, e.g. `.../models/gemini-2.5-flash:generateContent`."""
+    name = quote(model.removeprefix("models/"), safe="")
+    return f"{base_url.rstrip('/')}/models/{name}:{method}"
+
+
 class GeminiClient:
     provider = "gemini"
 
@@ -193,11 +203,11 @@ class GeminiClient:
     ) -> None:
         self.model = model.removeprefix("models/")
         self._base = base_url.rstrip("/")
-        self._headers = {"x-goog-api-key": api_key}
+        self._headers = key_header(api_key)
         self._wire = Wire(transport, "Gemini", self.model, secret=api_key, timeout_s=timeout_s)
 
     def _url(self, method: str) -> str:
-        return f"{self._base}/models/{quote(self.model, safe='')}:{method}"
+        return model_url(self._base, self.model, method)
 
     async def complete(
         self,

@@ -203,6 +203,11 @@ class StreamAssembler:
         return _response(self.shown, calls, self.finish, self.usage)
 
 
+def auth_headers(key: str) -> dict[str, str]:
+    """The bearer key; keyless local servers get no Authorization header at all."""
+    return {"authorization": f"Bearer {key}"} if key else {}
+
+
 class OpenAIClient:
     def __init__(
         self,
@@ -224,10 +229,8 @@ class OpenAIClient:
         self._wire = Wire(transport, label, model, secret=api_key, timeout_s=timeout_s)
 
     def _headers(self, stream: bool = False) -> dict[str, str]:
-        headers = {"accept": "text/event-stream" if stream else "application/json"}
-        if self._key:  # keyless local servers get no Authorization header at all
-            headers["authorization"] = f"Bearer {self._key}"
-        return headers
+        accept = "text/event-stream" if stream else "application/json"
+        return {"accept": accept, **auth_headers(self._key)}
 
     async def complete(
         self,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -43,6 +43,24 @@ DEFAULT_MODELS: dict[Provider, str] = {
     "gemini": "gemini-2.5-flash",
     "openai": "gpt-4.1-mini",
     "openai_compatible": "",
+}
+# Voice by the provider, used only where the browser cannot recognise or speak a language.
+# Gemini transcribes with any multimodal model; OpenAI's whisper-1 and gpt-4o-transcribe are
+# announced for shutdown on 2027-02-26. Compatible servers name their own models, if any.
+DEFAULT_TRANSCRIPTION_MODELS: dict[Provider, str] = {
+    "gemini": "gemini-2.5-flash",
+    "openai": "gpt-4o-mini-transcribe",
+    "openai_compatible": "",
+}
+DEFAULT_SPEECH_MODELS: dict[Provider, str] = {
+    "gemini": "gemini-2.5-flash-preview-tts",
+    "openai": "gpt-4o-mini-tts",
+    "openai_compatible": "",
+}
+DEFAULT_VOICES: dict[Provider, str] = {
+    "gemini": "Kore",
+    "openai": "alloy",
+    "openai_compatible": "alloy",  # the name OpenAI-compatible speech servers copy
 }
 
 
@@ -80,19 +98,34 @@ NEEDS_A_MODEL = (
 )
 
 
+# A model or voice name goes into URLs and request bodies: letters, digits and ./:@+- only.
+Name = Annotated[str, Field(max_length=200, pattern=r"^[\w./:@+-]*$")]
+
+
 class ProviderSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     provider: Provider = "gemini"
-    model: str = Field(default="", max_length=200, pattern=r"^[\w./:@+-]*$")
+    model: Name = ""
     base_url: str = ""  # empty: the provider's own address
     api_key: SecretStr = Field(default=SecretStr(""), exclude=True, repr=False)
     remember_key: bool = False
     daily_request_cap: int = Field(default=200, ge=1, le=100_000)
     max_output_tokens: int = Field(default=4096, ge=64, le=65_536)
     timeout_s: float = Field(default=60.0, ge=5, le=600)
+    # Empty: the provider's default (so settings saved before these existed still load).
+    transcription_model: Name = ""
+    speech_model: Name = ""
+    speech_voice: Name = ""
 
-    @field_validator("model", "base_url", mode="before")
+    @field_validator(
+        "model",
+        "base_url",
+        "transcription_model",
+        "speech_model",
+        "speech_voice",
+        mode="before",
+    )
     @classmethod
     def _trimmed(cls, value: object) -> object:
         return value.strip() if isinstance(value, str) else value
@@ -119,6 +152,18 @@ class ProviderSettings(BaseModel):
         return self.model or DEFAULT_MODELS[self.provider]
 
     @property
+    def transcription_model_name(self) -> str:
+        return self.transcription_model or DEFAULT_TRANSCRIPTION_MODELS[self.provider]
+
+    @property
+    def speech_model_name(self) -> str:
+        return self.speech_model or DEFAULT_SPEECH_MODELS[self.provider]
+
+    @property
+    def speech_voice_name(self) -> str:
+        return self.speech_voice or DEFAULT_VOICES[self.provider]
+
+    @property
     def label(self) -> str:
         if self.provider == "gemini":
             return "Gemini"
@@ -126,13 +171,19 @@ class ProviderSettings(BaseModel):
             return "OpenAI"
         return f"the server at {urlsplit(self.url).netloc}"
 
+    def usable_key(self) -> str:
+        """The key to send, or a sentence before any request when a hosted provider has none
+        (local servers usually need no key)."""
+        key = self.api_key.get_secret_value().strip()
+        if not key and self.provider != "openai_compatible":
+            raise ProviderError(
+                "bad_key", f"Paste your {self.label} API key in Settings, then press Test key."
+            )
+        return key
+
 
 def _provider_client(settings: ProviderSettings, transport: Transport) -> ModelClient:
-    key = settings.api_key.get_secret_value().strip()
-    if not key and settings.provider != "openai_compatible":
-        raise ProviderError(
-            "bad_key", f"Paste your {settings.label} API key in Settings, then press Test key."
-        )
+    key = settings.usable_key()
     if settings.provider == "gemini":
         return GeminiClient(
             transport,

@@ -39,8 +39,13 @@ class Wire:
         body: Any = None,
         cancel: CancelSignal | None = None,
     ) -> HttpRequest:
-        encoded = None if body is None else json.dumps(body, ensure_ascii=False).encode()
-        all_headers = {"content-type": "application/json", **headers} if encoded else headers
+        """A JSON request; `body` already in bytes is sent as it is, with the caller's
+        content-type (a multipart upload)."""
+        if body is None or isinstance(body, bytes):
+            encoded, all_headers = body, headers
+        else:
+            encoded = json.dumps(body, ensure_ascii=False).encode()
+            all_headers = {"content-type": "application/json", **headers}
         return HttpRequest(
             method=method,
             url=url,
@@ -68,9 +73,13 @@ class Wire:
             )
         return response
 
-    async def json(self, request: HttpRequest) -> Any:
+    async def whole(self, request: HttpRequest) -> tuple[Mapping[str, str], bytes]:
+        """Send, and read a 2xx answer's headers and whole body."""
         response = await self.send(request)
-        body = await self._read(response, request.cancel)
+        return response.headers, await self._read(response, request.cancel)
+
+    async def json(self, request: HttpRequest) -> Any:
+        _headers, body = await self.whole(request)
         try:
             return json.loads(body)
         except ValueError:

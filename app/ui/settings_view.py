@@ -14,7 +14,15 @@ from dataclasses import dataclass, replace
 from pydantic import SecretStr, ValidationError
 
 from app.domain import InvalidInput, user_message
-from app.llm.settings import DEFAULT_BASE_URLS, DEFAULT_MODELS, Provider, ProviderSettings
+from app.llm.settings import (
+    DEFAULT_BASE_URLS,
+    DEFAULT_MODELS,
+    DEFAULT_SPEECH_MODELS,
+    DEFAULT_TRANSCRIPTION_MODELS,
+    DEFAULT_VOICES,
+    Provider,
+    ProviderSettings,
+)
 from app.ui.nodes import El, Node, h
 
 PROVIDERS: tuple[tuple[Provider, str], ...] = (
@@ -27,6 +35,18 @@ IN_MEMORY_HINT = (
     "Checked: it is kept in this browser's storage on this device (not in backups)."
 )
 KEY_HINT_SAVED = "A key is saved (hidden). Leave empty to keep it, or paste a new one."
+VOICE_HINT = (
+    "The models and voice your provider uses to hear and speak, only when your browser "
+    "cannot recognise or speak a language. Each use counts as a request."
+)
+VOICE_HINT_COMPATIBLE = "Enter your server's names for them, if it can hear and speak."
+# (field name, label, each provider's default). No label says "model": the chat model's
+# field is found by its label, and these are named by the group's sentence.
+VOICE_FIELDS: tuple[tuple[str, str, dict[Provider, str]], ...] = (
+    ("transcription_model", "Speech to text", DEFAULT_TRANSCRIPTION_MODELS),
+    ("speech_model", "Text to speech", DEFAULT_SPEECH_MODELS),
+    ("speech_voice", "Voice", DEFAULT_VOICES),
+)
 
 
 @dataclass(frozen=True)
@@ -40,6 +60,9 @@ class SettingsForm:
     remember_key: bool = False
     daily_request_cap: str = "200"
     max_output_tokens: str = "4096"
+    transcription_model: str = DEFAULT_TRANSCRIPTION_MODELS["gemini"]
+    speech_model: str = DEFAULT_SPEECH_MODELS["gemini"]
+    speech_voice: str = DEFAULT_VOICES["gemini"]
     has_key: bool = False
     check: str = ""  # the Test key sentence
     check_ok: bool = True
@@ -53,6 +76,9 @@ class SettingsForm:
             remember_key=settings.remember_key,
             daily_request_cap=str(settings.daily_request_cap),
             max_output_tokens=str(settings.max_output_tokens),
+            transcription_model=settings.transcription_model_name,
+            speech_model=settings.speech_model_name,
+            speech_voice=settings.speech_voice_name,
             has_key=has_key,
         )
 
@@ -66,6 +92,9 @@ class SettingsForm:
             remember_key="remember_key" in data,
             daily_request_cap=data.get("daily_request_cap", ""),
             max_output_tokens=data.get("max_output_tokens", ""),
+            transcription_model=data.get("transcription_model", ""),
+            speech_model=data.get("speech_model", ""),
+            speech_voice=data.get("speech_voice", ""),
             has_key=has_key,
         )
 
@@ -76,6 +105,9 @@ class SettingsForm:
             provider=provider,
             base_url=DEFAULT_BASE_URLS[provider],
             model=DEFAULT_MODELS[provider],
+            transcription_model=DEFAULT_TRANSCRIPTION_MODELS[provider],
+            speech_model=DEFAULT_SPEECH_MODELS[provider],
+            speech_voice=DEFAULT_VOICES[provider],
             models=(),
             check="",
         )
@@ -107,10 +139,21 @@ def settings_from_fields(
             "remember_key": "remember_key" in data,
             "daily_request_cap": _number(data, "daily_request_cap"),
             "max_output_tokens": _number(data, "max_output_tokens"),
+            # Like the address, a default is stored as "" so it follows the provider's (whose
+            # audio models are retired on announced dates).
+            **_voice_fields(data, provider),
         }
         return ProviderSettings.model_validate(fields, context={"testing": testing})
     except ValidationError as exc:
         raise InvalidInput(user_message(exc)) from exc
+
+
+def _voice_fields(data: Mapping[str, str], provider: Provider) -> dict[str, str]:
+    typed = {name: data.get(name, "").strip() for name, _label, _defaults in VOICE_FIELDS}
+    return {
+        name: "" if typed[name] == defaults[provider] else typed[name]
+        for name, _label, defaults in VOICE_FIELDS
+    }
 
 
 def _number(data: Mapping[str, str], name: str) -> int | str:
@@ -143,6 +186,7 @@ def settings_dialog(form: SettingsForm) -> El:
             ),
             _remember(form.remember_key),
             _limits(form),
+            _voice(form),
             h(
                 "p",
                 {
@@ -238,17 +282,7 @@ def model_field(form: SettingsForm) -> El:
     return h(
         "div",
         None,
-        h(
-            "input",
-            {
-                "id": "ai-model",
-                "name": "model",
-                "value": form.model,
-                "autocomplete": "off",
-                "spellcheck": "false",
-                "aria-describedby": "ai-model-hint",
-            },
-        ),
+        _text_input("ai-model", "model", form.model, "ai-model-hint"),
         h(
             "small",
             {"id": "ai-model-hint", "class": "hint"},
@@ -327,6 +361,48 @@ def _limits(form: SettingsForm) -> El:
         _number_input("ai-cap", "daily_request_cap", form.daily_request_cap, 1, 100_000),
         _label("ai-tokens", "Output tokens per request (at most)"),
         _number_input("ai-tokens", "max_output_tokens", form.max_output_tokens, 64, 65_536),
+    )
+
+
+def _voice(form: SettingsForm) -> El:
+    compatible = form.provider == "openai_compatible"
+    return h(
+        "fieldset",
+        {"class": "ai-voice", "aria-describedby": "ai-voice-hint"},
+        h("legend", None, "Voice"),
+        h(
+            "p",
+            {"id": "ai-voice-hint", "class": "hint"},
+            VOICE_HINT,
+            f" {VOICE_HINT_COMPATIBLE}" if compatible else "",
+        ),
+        h(
+            "div",
+            {"class": "form-grid"},
+            *(
+                node
+                for name, label, _defaults in VOICE_FIELDS
+                for node in (
+                    _label(f"ai-{name.replace('_', '-')}", label),
+                    _text_input(f"ai-{name.replace('_', '-')}", name, getattr(form, name)),
+                )
+            ),
+        ),
+    )
+
+
+def _text_input(element_id: str, name: str, value: str, hint_id: str | None = None) -> El:
+    """A name typed exactly (a model, a voice): no autofill, no spelling marks."""
+    return h(
+        "input",
+        {
+            "id": element_id,
+            "name": name,
+            "value": value,
+            "autocomplete": "off",
+            "spellcheck": "false",
+            "aria-describedby": hint_id,
+        },
     )
 
 

@@ -177,3 +177,49 @@ def test_test_key_says_when_nothing_answers() -> None:
     offline = check(local, Reply(error=ProviderError("offline", "refused")))
     assert not offline.ok
     assert offline.sentence.startswith("Could not reach the server at localhost:9. Check")
+
+
+@pytest.mark.parametrize(
+    ("provider", "transcription", "speech", "voice"),
+    [
+        ("gemini", "gemini-2.5-flash", "gemini-2.5-flash-preview-tts", "Kore"),
+        ("openai", "gpt-4o-mini-transcribe", "gpt-4o-mini-tts", "alloy"),
+        ("openai_compatible", "", "", "alloy"),
+    ],
+)
+def test_each_provider_has_its_own_voice_defaults(
+    provider: llm_settings.Provider, transcription: str, speech: str, voice: str
+) -> None:
+    settings = ProviderSettings(provider=provider, model="m")
+    assert settings.transcription_model_name == transcription
+    assert settings.speech_model_name == speech
+    assert settings.speech_voice_name == voice
+    chosen = ProviderSettings(
+        provider=provider,
+        model="m",
+        transcription_model=" whisper-large-v3 ",
+        speech_model="tts-1",
+        speech_voice="Puck",
+    )
+    assert chosen.transcription_model_name == "whisper-large-v3"
+    assert (chosen.speech_model_name, chosen.speech_voice_name) == ("tts-1", "Puck")
+
+
+@pytest.mark.parametrize("field", ["transcription_model", "speech_model", "speech_voice"])
+def test_voice_names_are_checked_like_the_model(field: str) -> None:
+    with pytest.raises(ValidationError):
+        ProviderSettings.model_validate({field: "tts <script>"})
+    with pytest.raises(ValidationError):
+        ProviderSettings.model_validate({field: "x" * 201})
+
+
+def test_settings_saved_before_voice_existed_still_load() -> None:
+    saved = (
+        '{"provider": "openai", "model": "gpt-4.1-mini", "base_url": "", "remember_key": true,'
+        ' "daily_request_cap": 50, "max_output_tokens": 2048, "timeout_s": 60.0}'
+    )
+    settings = ProviderSettings.model_validate_json(saved)
+    assert settings.daily_request_cap == 50
+    assert settings.transcription_model_name == "gpt-4o-mini-transcribe"
+    again = ProviderSettings.model_validate_json(settings.model_dump_json())
+    assert again == settings

@@ -96,7 +96,7 @@ class ScriptedTransport:
         return response
 
     def _cut(self, data: bytes) -> list[bytes]:
-        points = sorted(self._random.sample(range(1, len(data)), min(len(data) - 1, 12)))
+        points = sorted(self._random.sample(range(1, len(data)), min(max(len(data) - 1, 0), 12)))
         edges = [0, *points, len(data)] if data else [0, 0]
         return [data[a:b] for a, b in itertools.pairwise(edges) if b > a]
 

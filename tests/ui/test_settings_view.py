@@ -136,3 +136,71 @@ def test_a_compatible_server_is_told_a_local_one_needs_no_key() -> None:
     (source,) = find_all(page, lambda el: el.attrs.get("id") == "ai-key-source")
     assert "usually need no key" in text_content(source)
     assert not find_all(source, lambda el: el.tag == "a")
+
+
+def voice_inputs(dialog: El) -> dict[str, str]:
+    names = ("transcription_model", "speech_model", "speech_voice")
+    return {
+        str(el.attrs["name"]): str(el.attrs["value"])
+        for el in find_all(dialog, lambda el: el.attrs.get("name") in names)
+    }
+
+
+def test_a_voice_group_says_when_the_provider_hears_and_speaks() -> None:
+    dialog = settings_dialog(SettingsForm.of(ProviderSettings(provider="openai"), has_key=False))
+    (group,) = find_all(dialog, lambda el: el.tag == "fieldset")
+    (legend,) = find_all(group, lambda el: el.tag == "legend")
+    assert text_content(legend) == "Voice"
+    assert "only when your browser cannot recognise or speak a language" in text_content(group)
+    assert voice_inputs(group) == {
+        "transcription_model": "gpt-4o-mini-transcribe",
+        "speech_model": "gpt-4o-mini-tts",
+        "speech_voice": "alloy",
+    }
+    labelled = {str(el.attrs["for"]) for el in find_all(group, lambda el: el.tag == "label")}
+    ids = {str(el.attrs["id"]) for el in find_all(group, lambda el: el.tag == "input")}
+    assert ids <= labelled
+
+
+def test_voice_fields_are_saved_and_a_default_is_stored_empty_to_follow_the_provider() -> None:
+    chosen = settings_from_fields(
+        fields(transcription_model="whisper-1", speech_model="tts-1", speech_voice="nova"), SAVED
+    )
+    assert (chosen.transcription_model, chosen.speech_model, chosen.speech_voice) == (
+        "whisper-1",
+        "tts-1",
+        "nova",
+    )
+    defaults = settings_from_fields(
+        fields(
+            transcription_model="gpt-4o-mini-transcribe",
+            speech_model="gpt-4o-mini-tts",
+            speech_voice="alloy",
+        ),
+        SAVED,
+    )
+    assert (defaults.transcription_model, defaults.speech_model, defaults.speech_voice) == (
+        "",
+        "",
+        "",
+    )
+    assert defaults.transcription_model_name == "gpt-4o-mini-transcribe"
+    assert settings_from_fields(fields(), SAVED).speech_voice_name == "alloy"
+
+
+def test_a_bad_voice_name_is_one_clear_sentence() -> None:
+    with pytest.raises(InvalidInput) as caught:
+        settings_from_fields(fields(speech_voice="alloy<script>"), SAVED)
+    assert caught.value.message.startswith("Speech voice")
+
+
+def test_switching_provider_brings_its_voice_defaults() -> None:
+    form = SettingsForm.of(ProviderSettings(provider="openai", speech_voice="nova"), has_key=False)
+    switched = form.switched_to("gemini")
+    assert (switched.transcription_model, switched.speech_model, switched.speech_voice) == (
+        "gemini-2.5-flash",
+        "gemini-2.5-flash-preview-tts",
+        "Kore",
+    )
+    typed = SettingsForm.from_fields(fields(speech_voice="shimmer"), has_key=False)
+    assert typed.speech_voice == "shimmer"
