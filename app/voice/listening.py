@@ -1,0 +1,511 @@
+"""The listening state machine: idle → listening → heard → thinking → speaking, and back.
+
+Pure: the browser layer feeds each event it sees (Web Speech recognition events in their real
+order, key and button presses, a clock tick, the answer's and the speech synthesis' progress),
+each with its time, and performs the effects `step` returns. Push-to-talk listens while a key
+or button is held and ends idle; conversation mode ends a turn after a short silence (a visible
+countdown), answers, and listens again until pressed again or stopped. Speaking over an answer
+interrupts it. Nothing is ever sent for silence or an empty transcript, one utterance is sent at
+most once, and Stop (Escape) ends everything from any state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal, TypeAlias
+
+from app.voice.problems import Problem, problem
+
+Mode = Literal["push_to_talk", "conversation"]
+Phase = Literal["idle", "listening", "heard", "thinking", "speaking"]
+# Where the browser's recognition session is: a second start() while one runs throws.
+Recognizer = Literal["off", "starting", "on", "stopping"]
+
+SILENCE_SECONDS = 1.5
+NOTHING_HEARD = "I didn't catch anything. Try again, or type your message."
+
+
+# Events (what the browser saw), each at a time in seconds on the browser's clock.
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """The microphone button or shortcut went down (conversation mode: clicked)."""
+
+    at: float
+    mode: Mode = "push_to_talk"
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """The push-to-talk button or key came up."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Escape, or the stop button."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passes (the countdown needs it)."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionStart:
+    """SpeechRecognition "start": a new session whose results start from empty."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class AudioStart:
+    """SpeechRecognition "audiostart"."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechStart:
+    """SpeechRecognition "speechstart": someone is talking."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One way the recogniser heard a result."""
+
+    transcript: str
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One SpeechRecognitionResult: interim until `final`, best alternative first."""
+
+    final: bool
+    alternatives: tuple[Alternative, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """SpeechRecognition "result": all the session's results so far (event.results)."""
+
+    at: float
+    segments: tuple[Segment, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechEnd:
+    """SpeechRecognition "speechend"."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionEnd:
+    """SpeechRecognition "end": the session is over."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionError:
+    """SpeechRecognition "error", or "offline" / "unsupported" found by the browser layer."""
+
+    at: float
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerStarted:
+    """The answer's first text arrived."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerDone:
+    """The answer is complete (or failed): nothing more will be queued for speech."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SpeakingStarted:
+    """Speech synthesis began saying the answer."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SpeakingEnded:
+    """Speech synthesis has said everything queued so far."""
+
+    at: float
+
+
+Event: TypeAlias = (
+    Press
+    | Release
+    | Stop
+    | Tick
+    | RecognitionStart
+    | AudioStart
+    | SpeechStart
+    | Result
+    | SpeechEnd
+    | RecognitionEnd
+    | RecognitionError
+    | AnswerStarted
+    | AnswerDone
+    | SpeakingStarted
+    | SpeakingEnded
+)
+
+
+# Effects (what the browser is to do).
+
+
+@dataclass(frozen=True, slots=True)
+class StartRecognition:
+    """Call recognition.start()."""
+
+
+@dataclass(frozen=True, slots=True)
+class StopRecognition:
+    """Call recognition.stop(): what was said so far still arrives as a final result."""
+
+
+@dataclass(frozen=True, slots=True)
+class AbortRecognition:
+    """Call recognition.abort(): drop everything."""
+
+
+@dataclass(frozen=True, slots=True)
+class CancelSpeech:
+    """Stop speaking the answer and drop what is queued of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send what the user said, as if typed; `alternatives` are other hearings, best first."""
+
+    text: str
+    alternatives: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Tell the user why listening failed (and fall back to the provider when it says so)."""
+
+    problem: Problem
+
+
+Effect: TypeAlias = (
+    StartRecognition | StopRecognition | AbortRecognition | CancelSpeech | Send | Show
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Listener:
+    """The machine's whole state; `Listener(silence=…)` is a fresh, idle one."""
+
+    silence: float = SILENCE_SECONDS
+    mode: Mode = "push_to_talk"
+    phase: Phase = "idle"
+    recognizer: Recognizer = "off"
+    restart: bool = False  # start a session for this turn once the old one has ended
+    held: bool = False  # the push-to-talk key or button is down
+    seen: int = 0  # results of the current session so far
+    offset: int = 0  # of those, how many belong to an earlier turn
+    segments: tuple[Segment, ...] = ()  # this turn's results
+    deadline: float | None = None  # when a silence ends the conversation turn
+    answering: bool = False
+    answer_done: bool = False
+    voice: bool = False  # speech synthesis is speaking
+    notice: str = ""  # why the last turn ended without sending
+    now: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the page shows: the indicator, the live transcript (interim part in grey), the
+    countdown in seconds and one status sentence."""
+
+    phase: Phase
+    indicator: bool
+    final: str
+    interim: str
+    countdown: float | None
+    status: str
+
+
+Step: TypeAlias = tuple[Listener, tuple[Effect, ...]]
+
+
+def step(state: Listener, event: Event) -> Step:
+    """The state after `event` and the effects the browser is to perform, in order."""
+    state = replace(state, now=event.at)
+    match event:
+        case Press(mode=mode):
+            return _press(state, mode)
+        case Release():
+            return _release(state)
+        case Stop():
+            return _stop(state)
+        case Tick():
+            due = state.phase == "heard" and state.deadline is not None
+            return _send(state) if due and event.at >= (state.deadline or 0) else (state, ())
+        case AnswerStarted():
+            return replace(state, answering=state.phase == "thinking" or state.answering), ()
+        case AnswerDone():
+            return _answer_done(state)
+        case SpeakingStarted():
+            return _speaking_started(state)
+        case SpeakingEnded():
+            return _speaking_ended(state)
+        case _:
+            return _recognition(state, event)
+
+
+def _recognition(state: Listener, event: Event) -> Step:
+    """The recognition session's own events."""
+    match event:
+        case RecognitionStart():
+            started = "on" if state.recognizer == "starting" else state.recognizer
+            return replace(state, recognizer=started, seen=0, offset=0), ()
+        case SpeechStart():
+            return _speech_start(state)
+        case Result(segments=segments):
+            return _result(replace(state, seen=len(segments)), segments), ()
+        case SpeechEnd():
+            return _count_down(state), ()
+        case RecognitionEnd():
+            return _end(replace(state, recognizer="off"))
+        case RecognitionError(code=code):
+            return _error(state, code)
+        case _:
+            return state, ()  # audiostart changes nothing here
+
+
+def view(state: Listener) -> View:
+    """The view model of a state."""
+    final, interim = _transcript(state.segments, final=True), _transcript(state.segments)
+    countdown = None
+    if state.phase == "heard" and state.deadline is not None:
+        countdown = max(state.deadline - state.now, 0.0)
+    mic_on = state.phase in ("listening", "heard") or state.recognizer in ("starting", "on")
+    return View(state.phase, mic_on, final, interim, countdown, _status(state, countdown))
+
+
+def _press(state: Listener, mode: Mode) -> Step:
+    if state.phase == "idle":
+        return _listen(state, mode)
+    if state.mode == mode == "conversation":
+        return _stop(state)
+    if state.phase in ("listening", "heard"):
+        return replace(state, held=state.held or mode == "push_to_talk"), ()
+    state, effects = _listen(state, mode)
+    return state, (CancelSpeech(), *effects)
+
+
+def _listen(state: Listener, mode: Mode) -> Step:
+    """Begin a turn: listening with an empty transcript, in a session of its own."""
+    effects: tuple[Effect, ...] = ()
+    recognizer, restart, offset = state.recognizer, False, state.seen
+    if recognizer == "off":
+        effects, recognizer, offset = (StartRecognition(),), "starting", 0
+    elif recognizer == "stopping":
+        restart, offset = True, 0
+    listening = replace(
+        state,
+        mode=mode,
+        phase="listening",
+        recognizer=recognizer,
+        restart=restart,
+        held=mode == "push_to_talk",
+        offset=offset,
+        segments=(),
+        deadline=None,
+        answering=False,
+        answer_done=False,
+        voice=False,
+        notice="",
+    )
+    return listening, effects
+
+
+def _release(state: Listener) -> Step:
+    if state.mode != "push_to_talk" or not state.held:
+        return state, ()
+    state = replace(state, held=False)
+    if state.phase not in ("listening", "heard"):
+        return state, ()
+    if state.recognizer in ("starting", "on") and not state.restart:
+        return replace(state, recognizer="stopping"), (StopRecognition(),)
+    return _send(replace(state, restart=False))
+
+
+def _stop(state: Listener) -> Step:
+    effects: list[Effect] = []
+    recognizer = state.recognizer
+    if recognizer in ("starting", "on"):
+        effects.append(AbortRecognition())
+        recognizer = "stopping"
+    if state.phase in ("thinking", "speaking"):
+        effects.append(CancelSpeech())
+    return Listener(silence=state.silence, recognizer=recognizer, now=state.now), tuple(effects)
+
+
+def _speech_start(state: Listener) -> Step:
+    if state.phase == "speaking" and state.recognizer == "on":
+        listening, effects = _listen(state, state.mode)
+        return listening, (CancelSpeech(), *effects)
+    if state.phase == "heard" and state.mode == "conversation":
+        return replace(state, phase="listening", deadline=None), ()
+    return state, ()
+
+
+def _result(state: Listener, segments: tuple[Segment, ...]) -> Listener:
+    if state.phase not in ("listening", "heard") or state.restart:
+        return state
+    state = replace(state, segments=segments[state.offset :])
+    heard = bool(_transcript(state.segments, final=True))
+    talking = bool(_transcript(state.segments))
+    if state.mode == "push_to_talk":
+        return replace(state, phase="heard" if heard else "listening")
+    if heard and not talking:
+        return replace(state, phase="heard", deadline=state.now + state.silence)
+    return replace(state, phase="listening", deadline=None)
+
+
+def _count_down(state: Listener) -> Listener:
+    """At the end of speech, a conversation turn with words in it starts its countdown."""
+    quiet = not _transcript(state.segments) and _transcript(state.segments, final=True)
+    if state.mode == "conversation" and state.phase == "listening" and quiet:
+        return replace(state, phase="heard", deadline=state.now + state.silence)
+    return state
+
+
+def _end(state: Listener) -> Step:
+    if state.restart:
+        return replace(state, recognizer="starting", restart=False), (StartRecognition(),)
+    if state.phase not in ("listening", "heard"):
+        return state, ()
+    if state.mode == "conversation" and state.deadline is not None:
+        return state, ()  # the countdown sends
+    if state.mode == "conversation" and not _transcript(state.segments, final=True):
+        return replace(state, recognizer="starting"), (StartRecognition(),)
+    return _send(state)
+
+
+def _error(state: Listener, code: str) -> Step:
+    if code in ("offline", "unsupported") and state.recognizer == "starting":
+        state = replace(state, recognizer="off")  # no session began, so no "end" will come
+    if state.phase not in ("listening", "heard") or state.restart:
+        return state, ()  # from a session this turn no longer listens to
+    if code == "aborted" and state.recognizer == "stopping":
+        return state, ()
+    found = problem(code)
+    failed = replace(state, phase="idle", held=False, deadline=None, notice=found.message)
+    return failed, (Show(found),)
+
+
+def _send(state: Listener) -> Step:
+    """End the turn with what was heard: send it, or say nothing was heard."""
+    text = _transcript(state.segments, final=True)
+    if not text:
+        if state.mode == "conversation":
+            return replace(state, phase="listening", deadline=None), ()
+        return replace(state, phase="idle", held=False, notice=NOTHING_HEARD), ()
+    effects: list[Effect] = [Send(text, _alternatives(state.segments))]
+    recognizer = state.recognizer
+    if recognizer in ("starting", "on"):
+        effects.append(StopRecognition())
+        recognizer = "stopping"
+    thinking = replace(
+        state,
+        phase="thinking",
+        recognizer=recognizer,
+        restart=False,
+        held=False,
+        deadline=None,
+        answering=False,
+        answer_done=False,
+    )
+    return thinking, tuple(effects)
+
+
+def _answer_done(state: Listener) -> Step:
+    if state.phase not in ("thinking", "speaking"):
+        return state, ()
+    state = replace(state, answer_done=True)
+    return (state, ()) if state.voice else _next_turn(state)
+
+
+def _speaking_started(state: Listener) -> Step:
+    if state.phase not in ("thinking", "speaking"):
+        return state, ()
+    state = replace(state, phase="speaking", voice=True)
+    if state.mode != "conversation":
+        return state, ()
+    # Listening while it speaks is what lets the user interrupt by talking.
+    if state.recognizer == "off":
+        return replace(state, recognizer="starting"), (StartRecognition(),)
+    if state.recognizer == "stopping":
+        return replace(state, restart=True), ()
+    return state, ()
+
+
+def _speaking_ended(state: Listener) -> Step:
+    state = replace(state, voice=False)
+    if state.phase != "speaking":
+        return state, ()
+    return _next_turn(state) if state.answer_done else (replace(state, phase="thinking"), ())
+
+
+def _next_turn(state: Listener) -> Step:
+    if state.mode == "conversation":
+        return _listen(state, "conversation")
+    return replace(state, phase="idle"), ()
+
+
+def _transcript(segments: tuple[Segment, ...], final: bool = False) -> str:
+    """The best hearing of the final results, or of the interim ones."""
+    parts = (s.alternatives[0].transcript for s in segments if s.final == final and s.alternatives)
+    return " ".join(" ".join(parts).split())
+
+
+def _alternatives(segments: tuple[Segment, ...]) -> tuple[str, ...]:
+    """The whole utterance once per alternative of its last final result, best first."""
+    finals = [s for s in segments if s.final and s.alternatives]
+    before = _transcript(tuple(finals[:-1]), final=True)
+    heard = (" ".join(f"{before} {a.transcript}".split()) for a in finals[-1].alternatives)
+    return tuple(dict.fromkeys(text for text in heard if text))
+
+
+def _status(state: Listener, countdown: float | None) -> str:
+    conversation = state.mode == "conversation"
+    match state.phase:
+        case "idle":
+            return state.notice
+        case "listening" if conversation:
+            return "Listening… Press Escape to stop."
+        case "listening" | "heard" if not conversation:
+            return "Listening… Release to send." if state.held else "Sending…"
+        case "heard":
+            seconds = countdown or 0.0
+            return f"Sending in {seconds:.1f} seconds. Keep talking to add more, or press Escape."
+        case "thinking":
+            return "Answering…" if state.answering else "Thinking…"
+        case _:
+            how = "Talk" if conversation else "Press the microphone"
+            return f"Speaking. {how} to interrupt, or press Escape to stop."

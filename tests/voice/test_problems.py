@@ -1,0 +1,44 @@
+"""Every listening failure becomes a sentence with a next step (app.voice.problems)."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+import pytest
+
+from app.voice.problems import ErrorCode, problem
+
+
+@pytest.mark.parametrize("code", get_args(ErrorCode))
+def test_every_error_code_has_its_own_sentence(code: str) -> None:
+    found = problem(code)
+    assert found.code == code
+    assert found.message.endswith(".")
+    assert "-" not in code or code not in found.message  # for people, not a code
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("not-allowed", "site settings"),
+        ("audio-capture", "microphone"),
+        ("offline", "offline"),
+        ("language-not-supported", "Settings"),
+        ("no-speech", "type"),
+        ("unsupported", "provider"),
+    ],
+)
+def test_the_sentence_says_what_to_do_next(code: str, words: str) -> None:
+    assert words in problem(code).message
+
+
+def test_only_failures_of_the_browsers_speech_service_fall_back_to_the_provider() -> None:
+    falling_back = {code for code in get_args(ErrorCode) if problem(code).fallback}
+    assert falling_back == {"network", "service-not-allowed"}
+
+
+def test_an_unknown_code_still_gets_a_next_step() -> None:
+    assert (
+        problem("new-thing").message
+        == "Listening failed (new-thing). Try again, or type your message."
+    )
