@@ -31,6 +31,7 @@ from app.store import Changeset, Store
 from app.store.conversations import ConversationId, UsageEntry
 from app.tools.views import clip
 from app.tools.workspace import References, Workspace
+from app.voice.persona import voice_prompt
 
 ROLLED_BACK = "What this request had changed was undone, so nothing changed."
 BUSY = "Another change is still being made; try again when it has finished."
@@ -74,6 +75,7 @@ async def run_turn(
     cancel: CancelSignal | None = None,
     limits: Limits = LIMITS,
     routed: Route | None = None,
+    spoken: bool = False,
 ) -> TurnResult:
     """Answer `text` with the agent the router (or `override`) picks; `routed` is the router's
     choice when the caller already made it (to check it against read-only mode first)."""
@@ -91,6 +93,7 @@ async def run_turn(
         view=view,
         cancel=cancel,
         limits=limits,
+        spoken=spoken,
     )
 
 
@@ -106,8 +109,10 @@ async def run_agent(
     view: View = NO_VIEW,
     cancel: CancelSignal | None = None,
     limits: Limits = LIMITS,
+    spoken: bool = False,
 ) -> TurnResult:
-    """Run one turn of a given agent (`run_turn` after routing)."""
+    """Run one turn of a given agent (`run_turn` after routing); a `spoken` request is
+    answered for the ear (app/voice/persona.py)."""
     turn = _Turn(spec, store, client, on_event, conversation_id, text)
     if not text.strip():
         return turn.fail("empty", EMPTY)
@@ -132,6 +137,8 @@ async def run_agent(
         result_chars=limits.max_result_chars,
     )
     system = f"{spec.prompt}\n\n{build_context(store, view, turn.refs)}"
+    if spoken:
+        system = voice_prompt(system)
     window = memory.window(history, limits.history_messages)
     changes: list[Changeset] = []
     unsubscribe = store.subscribe(changes.append)

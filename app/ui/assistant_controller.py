@@ -186,6 +186,7 @@ class AssistantController:
                 view=self._view(),
                 cancel=self.cancel,
                 routed=request.routed,
+                spoken=request.spoken,
             )
         except ProviderError as exc:  # no key yet: the message says where to paste it
             turn = self.state.turns[-1]

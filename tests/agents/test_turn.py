@@ -13,6 +13,7 @@ from app.llm.messages import Message, ModelRequest
 from app.llm.scripted import ScriptedModel, UnexpectedCall, call, reply
 from app.store import Store
 from app.store.conversations import ConversationId
+from app.voice.persona import VOICE_PERSONA
 from tests.agents.helpers import last_results, turn
 from tests.store.helpers import make_store
 
@@ -199,3 +200,11 @@ def test_unicode_and_hostile_text_is_sent_as_typed(store: Store) -> None:
     result, _ = turn(store, model, text)
     assert model.requests[0].messages[-1].text == text
     assert result.ok and result.agent == "scholar"
+
+
+def test_a_spoken_request_is_answered_for_the_ear(store: Store) -> None:
+    model = ScriptedModel("An aorta is the main artery.", "Same, typed.")
+    turn(store, model, "What is an aorta?", spoken=True)
+    turn(store, model, "What is an aorta?")
+    spoken, typed = (request.system for request in model.requests)
+    assert VOICE_PERSONA in spoken and VOICE_PERSONA not in typed
