@@ -3,6 +3,8 @@ the browser to finish an utterance before calling it lost (some never fire `end`
 
 from __future__ import annotations
 
+from app.domain import LexicalError
+
 UNSUPPORTED = (
     "This browser cannot speak text aloud. Try a current Chrome, Edge, Safari or Firefox, "
     "or let your AI provider speak (AI settings)."
@@ -30,12 +32,8 @@ WAIT_BASE_S = 8.0  # a voice may take seconds to start (speech-dispatcher, a net
 WAIT_PER_CHAR_S = 0.15  # about twice as slow as speech at rate 1
 
 
-class SpeechError(Exception):
+class SpeechError(LexicalError):
     """Speaking failed; `message` says so in a sentence for the user."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def failure(code: str) -> SpeechError:
