@@ -7,12 +7,11 @@ it, redraws the voice list when the language changes, and plays "Try it".
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
-from app.domain import InvalidInput, check_lang, user_message
+from app.domain import InvalidInput, check_lang
 from app.speech.settings import VoiceSettings
 from app.speech.voices import Voice, languages, no_voice_message, voices_for
 from app.ui.nodes import El, h
@@ -191,16 +190,22 @@ def settings_from_fields(fields: Mapping[str, str], current: VoiceSettings) -> V
         lang = ""
     if not lang:
         raise InvalidInput(BAD_LANG)
-    try:
-        updated = VoiceSettings.model_validate(
-            {
-                **current.model_dump(),
-                "speech_lang": lang,
-                "rate": fields.get("rate", "1"),
-                "pitch": fields.get("pitch", "1"),
-                "on_device_only": "on_device_only" in fields,
-            }
-        )
-    except ValidationError as exc:
-        raise InvalidInput(user_message(exc)) from exc
+    updated = current.model_copy(
+        update={
+            "speech_lang": lang,
+            "rate": _number(fields.get("rate", "1"), "Speed", 0.5, 2.0),
+            "pitch": _number(fields.get("pitch", "1"), "Pitch", 0.0, 2.0),
+            "on_device_only": "on_device_only" in fields,
+        }
+    )
     return updated.with_voice(lang, fields.get("voice", ""))
+
+
+def _number(text: str, label: str, low: float, high: float) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not low <= value <= high:  # NaN is in no range
+        raise InvalidInput(f"{label} must be a number from {low:g} to {high:g}.")
+    return value
