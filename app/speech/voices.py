@@ -35,6 +35,14 @@ USUAL_REGIONS: dict[str, tuple[str, ...]] = {
     "zh": ("cn", "tw", "hk"),
 }
 
+# Countries of UN region 419 (Latin America): an es-419 voice is the nearest for es-MX.
+LATIN_AMERICA = frozenset(
+    {
+        *("ar", "bo", "br", "cl", "co", "cr", "cu", "do", "ec", "gt"),
+        *("hn", "mx", "ni", "pa", "pe", "pr", "py", "sv", "uy", "ve"),
+    }
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Voice:
@@ -78,8 +86,8 @@ def display_tag(tag: str) -> str:
 
 def _rank(voice: Voice, wanted: str) -> tuple[bool, int, bool, bool]:
     usual = USUAL_REGIONS.get(primary(wanted), ())
-    where = region(voice.lang)
-    if where and where == region(wanted):
+    where, wanted_region = region(voice.lang), region(wanted)
+    if where and (where == wanted_region or (where == "419" and wanted_region in LATIN_AMERICA)):
         place = 0
     elif where in usual:
         place = 1 + usual.index(where)

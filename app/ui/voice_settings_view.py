@@ -62,7 +62,11 @@ def voice_dialog(form: VoiceForm) -> El:
         h("h2", {"id": "dialog-title"}, "Voice"),
         h(
             "form",
-            {"id": "voice-settings-form", "data-action": "save-voice", "aria-label": "Voice"},
+            {
+                "id": "voice-settings-form",
+                "data-action": "save-voice",
+                "aria-label": "Voice settings",
+            },
             h(
                 "div",
                 {"class": "form-grid"},

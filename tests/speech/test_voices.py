@@ -54,9 +54,9 @@ def test_an_exact_tag_wins_whatever_its_spelling() -> None:
 
 
 def test_a_bare_language_takes_its_usual_region_and_a_local_voice_first() -> None:
-    # No es-AR voice: es-ES is the usual region, and of its two voices the one on this
+    # No es-IE voice: es-ES is the usual region, and of its two voices the one on this
     # device comes before the network one.
-    assert chosen("es-AR") == "Spanish (Spain)"
+    assert chosen("es-IE") == "Spanish (Spain)"
     assert chosen("pt") == "Portuguese (Brazil)"
     assert chosen("en") == "English (America)"
 
@@ -69,6 +69,8 @@ def test_the_wanted_region_beats_the_usual_one() -> None:
     assert chosen("es-US") == "Google español de Estados Unidos"
     assert chosen("pt-pt") == "Portuguese (Portugal)"
     assert chosen("en-GB-oxendict") == "English (Great Britain)"
+    # Latin America (419) holds Mexico: nearer than the usual es-ES.
+    assert chosen("es-MX") == "Spanish (Latin America)"
 
 
 def test_aliases_and_scripts_still_find_the_language() -> None:

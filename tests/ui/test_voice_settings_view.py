@@ -43,8 +43,8 @@ def test_the_voice_list_is_that_languages_voices_after_automatic() -> None:
     dialog = voice_dialog(VoiceForm.of(settings, VOICES))
     assert options(dialog, "voice-name") == [
         ("", "Automatic", False),
-        ("Spanish (Spain)", "Spanish (Spain)", False),
         ("Spanish (Latin America)", "Spanish (Latin America)", True),
+        ("Spanish (Spain)", "Spanish (Spain)", False),
     ]
     datalist = by_id(dialog, "voice-langs")
     assert [o.attrs["value"] for o in datalist.children if isinstance(o, El)] == [
