@@ -118,6 +118,7 @@ def test_the_voice_dialog_sets_the_voice_and_speed_used(speaking: Page) -> None:
         "Speech language must be a language tag such as en, es-MX or zh-Hant-TW."
     )
     box.get_by_label("Speech language").fill("es-MX")
+    expect(box.get_by_role("alert")).to_be_hidden()  # the sentence was about the old text
     voice = box.get_by_label("Voice", exact=True)
     expect(voice.locator("option")).to_have_text(
         ["Automatic", "Spanish (Latin America)", "Spanish (Spain)"]

@@ -69,9 +69,13 @@ class VoiceDialog:
 
     def _language_typed(self, text: str) -> None:
         slot = by_id("voice-name-slot")
-        if found(slot):
-            typed = self.settings.model_copy(update={"speech_lang": text.strip()})
-            replace_children(slot, voice_choice(VoiceForm.of(typed, self.speaker.voices)))
+        if not found(slot):
+            return
+        typed = self.settings.model_copy(update={"speech_lang": text.strip()})
+        replace_children(slot, voice_choice(VoiceForm.of(typed, self.speaker.voices)))
+        error = by_id("voice-settings-form").querySelector('[data-role="form-error"]')
+        if found(error):
+            error.hidden = True  # about the language as it was before this typing
 
     def _slid(self) -> None:
         for name in ("rate", "pitch"):

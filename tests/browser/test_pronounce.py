@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from app.browser.pronounce import SpeechGlue
-from app.browser.voice_settings import SETTINGS_KEY
+from app.browser.voice_settings import SETTINGS_KEY, load_settings, save_settings
 from app.domain import FolderPatch, NewFolder, NewWord
 from app.speech.settings import VoiceSettings
 from app.store import Store
@@ -135,3 +136,15 @@ def test_a_missing_word_is_a_toast(synth: Synthesis, item_id: str | None) -> Non
     _speech, page = glue()
     page.commands["pronounce"](item_id, None)
     assert page.toasts == ["That word is no longer here."] and page.work == []
+
+
+def test_voice_settings_survive_blocked_storage_in_the_browsers_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fakes.js, "navigator", SimpleNamespace(language="pt-BR"))
+    fakes.js.localStorage = fakes.Storage(blocked=True)
+    assert load_settings() == VoiceSettings(speech_lang="pt-BR")
+    save_settings(VoiceSettings(rate=2.0))  # dropped, never an error
+    fakes.js.localStorage = fakes.Storage()
+    save_settings(VoiceSettings(speech_lang="de", rate=2.0))
+    assert load_settings() == VoiceSettings(speech_lang="de", rate=2.0)
