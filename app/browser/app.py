@@ -21,6 +21,7 @@ from app.browser.commands import Command
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
+from app.browser.pronounce import SpeechGlue
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
@@ -104,6 +105,7 @@ class Page:
         self.shortcuts = Shortcuts(self)
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
+        self.speech = SpeechGlue(self)
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -129,6 +131,7 @@ class Page:
         self.listen(js.window, "beforeunload", self._on_beforeunload)
         self.search.start(self.listen)
         self.drawers.start(self.listen)
+        self.speech.start(self.listen)
         for element_id in ("search", "new-root-folder", "transfer-button", "study-button"):
             by_id(element_id).disabled = False
         self._update_theme_button()

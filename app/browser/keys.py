@@ -74,10 +74,21 @@ class Shortcuts:
                 n=lambda: self._focus("#word-new-term"),
                 b=lambda: page.run("bulk-paste", folder_id),
             )
+        word_id = self._selected_word(event.target)
+        if word_id is not None:
+            table["p"] = lambda: page.run("pronounce", word_id)
         if key == "ArrowUp" and event.altKey and folder is not None:
             return self._go_up
         # Letter shortcuts work with Caps Lock or Shift held too.
         return table.get(key.lower() if len(key) == 1 else key)
+
+    def _selected_word(self, target: Any) -> str | None:
+        """The word whose row holds the focus, else the one the address points at."""
+        row = target.closest("[data-word-id]") if hasattr(target, "closest") else None
+        if found(row):
+            return data(row, "word-id")
+        word = self.page.controller.state.route.word_id
+        return None if word is None else str(word)
 
     def _focus(self, selector: str) -> None:
         target = js.document.querySelector(selector)

@@ -22,6 +22,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("N", "Add a word to the open folder"),
     ("F", "New folder (inside the open one)"),
     ("B", "Bulk paste words"),
+    ("P", "Pronounce the selected word"),
     ("S", "Study the open folder (everything on the home page)"),
     ("Space", "Study: show the answer, or take the suggested grade"),
     ("1 2 3 4", "Study: grade Again, Hard, Good, Easy (or pick a choice)"),

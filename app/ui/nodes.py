@@ -22,7 +22,7 @@ ALLOWED_TAGS: frozenset[str] = frozenset(
         *("h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "del", "code", "pre"),
         *("blockquote", "hr", "br", "table", "thead", "tbody", "tr", "th", "td"),
         *("dialog", "details", "summary", "kbd", "small", "mark", "time", "progress"),
-        *("fieldset", "legend", "figure", "figcaption", "dl", "dt", "dd"),
+        *("fieldset", "legend", "figure", "figcaption", "dl", "dt", "dd", "datalist"),
     }
 )
 

@@ -90,6 +90,7 @@ def _word_row(word: Word, *, highlighted: bool) -> El:
         h(
             "div",
             {"class": "word-actions"},
+            pronounce_button(word),
             action("Edit", "edit-word", word.id, **{"aria-label": f"Edit {word.term}"}),
             action("Move…", "move-word", word.id, **{"aria-label": f"Move {word.term}"}),
             action(
@@ -100,6 +101,12 @@ def _word_row(word: Word, *, highlighted: bool) -> El:
             ),
         ),
     )
+
+
+def pronounce_button(word: Word) -> El:
+    """Says the term aloud in its language (the browser's speaker handles it)."""
+    label = {"class": "pronounce", "aria-label": f"Pronounce {word.term}", "title": "Pronounce (P)"}
+    return action("🔊", "pronounce", word.id, **label)
 
 
 def word_form(word: Word | None, folder_id: int, default_lang: str = "") -> El:

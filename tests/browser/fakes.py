@@ -450,6 +450,27 @@ def _same(fn: Handler) -> Handler:
     return fn
 
 
+class Proxy:
+    """What `create_proxy` gives: callable from "JS" until destroyed, as in Pyodide; the ones
+    not destroyed yet are in `live_proxies`, so a test can see what a part leaks."""
+
+    def __init__(self, fn: Handler) -> None:
+        self.fn: Handler | None = fn
+        live_proxies.append(self)
+
+    def __call__(self, *args: Any) -> Any:
+        if self.fn is None:
+            raise JsException("Error: This borrowed proxy was automatically destroyed")
+        return self.fn(*args)
+
+    def destroy(self) -> None:
+        self.fn = None
+        live_proxies.remove(self)
+
+
+live_proxies: list[Proxy] = []
+
+
 document = Document()
 window = EventTarget()
 js = ModuleType("js")
@@ -462,6 +483,7 @@ def reset() -> Document:
     document.__init__()
     window.__init__()
     _channels.clear()
+    live_proxies.clear()
     js.__dict__.update(
         document=document,
         window=window,
@@ -484,7 +506,7 @@ def install() -> None:
         JsNull=JsNull,
         JsException=JsException,
         to_js=to_js,
-        create_proxy=_same,
+        create_proxy=Proxy,
         create_once_callable=_same,
     )
     pyodide = ModuleType("pyodide")

@@ -1,0 +1,52 @@
+"""The page's voice: the speaker, the voice settings, and "Pronounce" on every word.
+
+A Pronounce button (or P on the selected word) says the word's term in its language: the
+word's own tag, else its folder's default, else the user's speech language. When the browser
+has no voice for it, the toast says so and what to do.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.browser.dom import by_id
+from app.browser.speaker import Listen, Speaker
+from app.browser.voice_settings import VoiceDialog
+from app.domain import LexicalError, WordId
+from app.speech.outcome import SpeechError
+from app.speech.voices import word_lang
+
+if TYPE_CHECKING:
+    from app.browser.app import Page
+
+
+class SpeechGlue:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.speaker = Speaker(lambda: self.voice.settings)
+        self.voice = VoiceDialog(page, self.speaker)
+        page.commands.update(self.voice.commands())
+        page.commands["pronounce"] = lambda item_id, _data: self.pronounce(item_id)
+
+    def start(self, listen: Listen) -> None:
+        self.speaker.start(listen)
+        by_id("voice-button").disabled = False
+
+    def pronounce(self, item_id: str | None) -> None:
+        store = self.page.controller.store
+        try:
+            word = store.word(WordId(int(item_id or "")))
+        except (LexicalError, ValueError):
+            self.page.show_toast("That word is no longer here.")
+            return
+        lang = word_lang(
+            word.lang, store.default_lang(word.folder_id), self.voice.settings.speech_lang
+        )
+        self.page.spawn(self._say(word.term, lang))
+
+    async def _say(self, text: str, lang: str) -> None:
+        self.speaker.cancel()  # a new word is said at once, not after the one before
+        try:
+            await self.speaker.speak(text, lang)
+        except SpeechError as exc:
+            self.page.show_toast(exc.message)
