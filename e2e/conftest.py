@@ -83,6 +83,20 @@ class Guard:
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
 
 
+class ProviderGuard(Guard):
+    """The usual guard, plus the emulator: the one outside origin these tests may reach."""
+
+    def __init__(self, origin: str, provider: str) -> None:
+        super().__init__(origin)
+        self.provider = provider
+
+    def route(self, route: Route) -> None:
+        if route.request.url.startswith(self.provider + "/"):
+            route.continue_()
+        else:
+            super().route(route)
+
+
 @pytest.fixture
 def guard(base_url: str) -> Guard:
     return Guard(base_url)

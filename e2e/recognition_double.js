@@ -24,6 +24,11 @@
       if (!r || !r.running) throw new Error("not listening");
       r._say(text, options);
     },
+    hear(partial) {
+      const r = this.last;
+      if (!r || !r.running) throw new Error("not listening");
+      r._hear(partial);
+    },
     silence() { const r = this.last; if (r && r.running) r._end(); },
     fail(code) { const r = this.last; if (r && r.running) r._fail(code); },
   };
@@ -56,6 +61,7 @@
       this.processLocally = false;
       this.phrases = [];
       this.running = false;
+      this._talking = false;
       this._results = [];
       speech.instances.push(this);
     }
@@ -68,20 +74,30 @@
     }
     stop() { if (this.running) later(() => this._end()); }
     abort() { if (this.running) later(() => this._fail("aborted")); }
-    _say(text, { interim = [], alternatives = [], confidence = 0.9 } = {}) {
+    _talk() {
+      if (this._talking) return;
+      this._talking = true;
       fire(this, "soundstart");
       fire(this, "speechstart");
+    }
+    _guess(partial) {
+      const guess = { alternatives: [{ transcript: partial, confidence: 0.5 }], isFinal: false };
+      const results = resultList([...this._results, guess]);
+      fire(this, "result", { resultIndex: this._results.length, results });
+    }
+    _hear(partial) {
+      this._talk();
+      if (this.interimResults) this._guess(partial);
+    }
+    _say(text, { interim = [], alternatives = [], confidence = 0.9 } = {}) {
+      this._talk();
+      if (this.interimResults) interim.forEach((partial) => this._guess(partial));
       const index = this._results.length;
-      for (const partial of interim) {
-        if (!this.interimResults) break;
-        const guess = { alternatives: [{ transcript: partial, confidence: 0.5 }], isFinal: false };
-        const results = [...this._results, guess];
-        fire(this, "result", { resultIndex: index, results: resultList(results) });
-      }
       const finals = [text, ...alternatives].slice(0, Math.max(1, this.maxAlternatives));
       const heard = finals.map((t, i) => ({ transcript: t, confidence: i ? confidence / 2 : confidence }));
       this._results.push({ alternatives: heard, isFinal: true });
       fire(this, "result", { resultIndex: index, results: resultList(this._results) });
+      this._talking = false;
       fire(this, "speechend");
       fire(this, "soundend");
       if (!this.continuous) this._end();

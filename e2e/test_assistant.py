@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from e2e.accessibility import violations
-from e2e.conftest import Guard, open_app, reload, screenshot
+from e2e.conftest import Guard, ProviderGuard, open_app, reload, screenshot
 from e2e.lexical_ui import (
     add_word,
     ask_assistant,
@@ -120,20 +120,6 @@ FIXTURES = [
 def mock(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_aimock(FIXTURES, tmp_path_factory.mktemp("aimock"), KEY) as url:
         yield url
-
-
-class ProviderGuard(Guard):
-    """The usual guard, plus the emulator: the one outside origin these tests may reach."""
-
-    def __init__(self, origin: str, provider: str) -> None:
-        super().__init__(origin)
-        self.provider = provider
-
-    def route(self, route: Route) -> None:
-        if route.request.url.startswith(self.provider + "/"):
-            route.continue_()
-        else:
-            super().route(route)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ the app as it ships.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,47 +18,12 @@ from e2e.accessibility import violations
 from e2e.conftest import open_app, screenshot
 from e2e.lexical_ui import add_word, create_folder, dialog, toast, word_item
 
-SPEECH_DOUBLE = """
-(() => {
-  const voices = [
-    {name: "Afrikaans", lang: "af", localService: true, default: true, voiceURI: "af"},
-    {name: "English (America)", lang: "en-US", localService: true, default: false, voiceURI: "en"},
-    {name: "Spanish (Latin America)", lang: "es-419", localService: true, default: false,
-     voiceURI: "es-419"},
-    {name: "Spanish (Spain)", lang: "es_ES", localService: true, default: false, voiceURI: "es"},
-    {name: "German", lang: "de-DE", localService: true, default: false, voiceURI: "de"},
-  ];
-  class Utterance {
-    constructor(text) {
-      Object.assign(this, {text, lang: "", voice: null, rate: 1, pitch: 1, volume: 1,
-                           onstart: null, onend: null, onerror: null});
-    }
-  }
-  const fire = (u, type) => { if (u[`on${type}`]) u[`on${type}`]({type, utterance: u}); };
-  const synth = new EventTarget();
-  let listed = [];
-  window.__spoken = [];
-  Object.assign(synth, {
-    speaking: false, pending: false, paused: false,
-    getVoices: () => listed,
-    speak(u) {
-      window.__spoken.push({text: u.text, lang: u.lang, voice: u.voice && u.voice.name,
-                            rate: u.rate, pitch: u.pitch});
-      setTimeout(() => { fire(u, "start"); setTimeout(() => fire(u, "end"), 10); }, 0);
-    },
-    cancel() {}, pause() {}, resume() {},
-  });
-  Object.defineProperty(window, "speechSynthesis", {value: synth, configurable: true});
-  Object.defineProperty(window, "SpeechSynthesisUtterance", {value: Utterance,
-                                                             configurable: true});
-  setTimeout(() => { listed = voices; synth.dispatchEvent(new Event("voiceschanged")); }, 50);
-})();
-"""
+SYNTHESIS_DOUBLE = Path(__file__).with_name("synthesis_double.js")
 
 
 @pytest.fixture
 def speaking(context: BrowserContext, base_url: str) -> Page:
-    context.add_init_script(SPEECH_DOUBLE)
+    context.add_init_script(path=SYNTHESIS_DOUBLE)
     return open_app(context, base_url)
 
 

@@ -20,6 +20,7 @@ from app.browser.commands import Command, plain
 from app.browser.dom import by_id, found, replace_children, to_dom
 from app.browser.settings_store import LocalCounter, SettingsStore
 from app.browser.study import local_utc_offset
+from app.browser.voice import VoiceGlue
 from app.domain import FolderId, WordId
 from app.llm.messages import ModelClient
 from app.llm.retry import OnWait
@@ -47,6 +48,7 @@ class Assistant:
         self.dialog = SettingsDialog(page, self.settings, self.render_panel)
         self.controller = AssistantController(self)
         self._render_pending = False
+        self.voice = VoiceGlue(self)
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -76,6 +78,7 @@ class Assistant:
             "study-ask-scholar": plain(self.ask_about_missed),
         }
         page.commands.update(commands)
+        self.voice.start()
         page.listen(self.panel, "keydown", self._on_keydown)
         page.listen(page.dialog, "close", lambda _e: ctl.answer(False))
         page.listen(js.window, "online", lambda _e: self.render_panel())
@@ -124,8 +127,12 @@ class Assistant:
         if not dialog.open:
             dialog.showModal()
         dialog.querySelector('[data-action="ai-decline"]').focus()  # the safe default
+        request = self.controller.request
+        if request is not None and request.spoken:
+            self.voice.confirm_aloud(confirmation)
 
     def hide_confirmation(self) -> None:
+        self.voice.confirmation_closed()
         if self.page.dialog.open:
             self.page.dialog.close()
 
@@ -158,8 +165,10 @@ class Assistant:
                 draft=draft,
                 conversations=conversations,
                 usage=self.store.conversations.usage_summary(),
+                voice=self.voice.bar(),
             ),
         )
+        self.voice.redrawn()
         if focused:
             by_id("ai-input").focus()
 

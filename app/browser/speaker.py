@@ -57,6 +57,11 @@ class Speaker:
         self.on_error: Callable[[SpeechError], None] = lambda _error: None
 
     @property
+    def busy(self) -> bool:
+        """Sentences are queued or being said."""
+        return self._worker is not None and not self._worker.done()
+
+    @property
     def supported(self) -> bool:
         return self.synth is not None
 

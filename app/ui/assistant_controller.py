@@ -111,6 +111,8 @@ class Request:
 
 
 Sleep = Callable[[float], Awaitable[None]]
+# Told each event of a turn, then None when the turn is over (the voice speaks the answer).
+TurnObserver = Callable[[Request, Event | None], None]
 
 
 class AssistantController:
@@ -123,6 +125,8 @@ class AssistantController:
         self._countdown: asyncio.Task[None] | None = None
         self._recent: deque[str] = deque(maxlen=RECENT_ACTIONS)
         self._watched: Store | None = None
+        self.request: Request | None = None  # the one running
+        self.observers: list[TurnObserver] = []
 
     @property
     def confirming(self) -> bool:
@@ -174,6 +178,7 @@ class AssistantController:
         self.state.start(request.text)
         host.render_panel()
         self.cancel = CancelToken()
+        self.request = request
         try:
             await run_turn(
                 host.store,
@@ -192,10 +197,12 @@ class AssistantController:
             turn = self.state.turns[-1]
             turn.status, turn.error = "failed", exc.message
         finally:
-            self.cancel = None
+            self.cancel, self.request = None, None
             self._stop_countdown()
             host.render_panel()
             host.collection_changed()
+            for observer in self.observers:
+                observer(request, None)
 
     def _view(self) -> View:
         return replace(self.host.view(), recent_actions=tuple(self._recent))
@@ -209,6 +216,9 @@ class AssistantController:
 
     def _on_event(self, event: Event) -> None:
         self.state.apply(event)
+        if self.request is not None:
+            for observer in self.observers:
+                observer(self.request, event)
         if isinstance(event, Navigate):
             self.host.go(destination(event))
         elif isinstance(event, StepDone) and event.status == "done":

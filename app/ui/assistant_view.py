@@ -43,8 +43,9 @@ def render_panel(
     draft: str,
     conversations: Sequence[ConversationInfo] = (),
     usage: UsageSummary | None = None,
+    voice: Node = "",
 ) -> tuple[Node, ...]:
-    """Everything inside the panel's <aside>."""
+    """Everything inside the panel's <aside>; `voice` is the talk controls."""
     return (
         _head(state),
         h("div", {"id": "ai-notice"}, notice(configured=configured, online=online)),
@@ -62,6 +63,7 @@ def render_panel(
                 "build folders: “Create a folder Cardiology and add 10 heart terms”.",
             ),
         ),
+        voice,
         composer(state, draft=draft, can_send=configured and online),
         usage_view(usage) if usage is not None and usage.count else "",
     )

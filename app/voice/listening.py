@@ -51,6 +51,15 @@ class Stop:
 
 
 @dataclass(frozen=True, slots=True)
+class Ask:
+    """The assistant asked something aloud (a confirmation) and waits for a spoken reply:
+    listen as a conversation turn does (sent after a silence, never for silence), then go on
+    as the user was talking before."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes (the countdown needs it)."""
 
@@ -156,6 +165,7 @@ Event: TypeAlias = (
     Press
     | Release
     | Stop
+    | Ask
     | Tick
     | RecognitionStart
     | AudioStart
@@ -233,6 +243,7 @@ class Listener:
     voice: bool = False  # speech synthesis is speaking
     notice: str = ""  # why the last turn ended without sending
     now: float = 0.0
+    home: Mode | None = None  # while answering a question: the mode to go back to after it
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +272,9 @@ def step(state: Listener, event: Event) -> Step:
             return _release(state)
         case Stop():
             return _stop(state)
+        case Ask():
+            listening, effects = _listen(state, "conversation")
+            return replace(listening, home=state.home or state.mode), effects
         case Tick():
             due = state.phase == "heard" and state.deadline is not None
             return _send(state) if due and event.at >= (state.deadline or 0) else (state, ())
@@ -434,6 +448,8 @@ def _send(state: Listener) -> Step:
     thinking = replace(
         state,
         phase="thinking",
+        mode=state.home or state.mode,
+        home=None,
         recognizer=recognizer,
         restart=False,
         held=False,

@@ -293,3 +293,15 @@ def test_recent_edits_go_with_the_next_request() -> None:
     model = host.model = ScriptedModel("Yes.")
     run(controller.ask("And now?"))
     assert "aorta" in model.requests[0].system.split("recent", 1)[-1]
+
+
+def test_observers_hear_each_event_of_a_turn_then_its_end() -> None:
+    controller, _host, _store = setup("An aorta is the main artery.")
+    heard: list[tuple[bool, str]] = []
+    controller.observers.append(
+        lambda request, event: heard.append((request.spoken, type(event).__name__))
+    )
+    run(controller.ask("What is an aorta?", spoken=True))
+    assert heard[0] == (True, "Routed")
+    assert heard[-2:] == [(True, "Finished"), (True, "NoneType")]
+    assert ("TextDelta" in {name for _spoken, name in heard}) and controller.request is None

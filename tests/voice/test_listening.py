@@ -15,6 +15,7 @@ from app.voice.listening import (
     Alternative,
     AnswerDone,
     AnswerStarted,
+    Ask,
     AudioStart,
     CancelSpeech,
     Effect,
@@ -258,6 +259,7 @@ events: st.SearchStrategy[Event] = st.one_of(
         for kind in (
             Release,
             Stop,
+            Ask,
             Tick,
             RecognitionStart,
             AudioStart,
@@ -356,3 +358,27 @@ def test_escape_always_ends_idle_with_nothing_pending(sequence: list[Event], at:
     assert view(state).phase == "idle" and view(state).countdown is None
     quiet = [Tick(at + 100), Result(at, (final("late words"),)), RecognitionEnd(at), Tick(at + 200)]
     assert not any(isinstance(e, (Send, StartRecognition)) for e in run(quiet, state)[1])
+
+
+def test_a_question_asked_aloud_is_answered_like_a_conversation_turn() -> None:
+    """A confirmation during a push-to-talk request: it listens without a key held, sends the
+    reply after a silence, and the turn then ends idle as push-to-talk does."""
+    state, _ = run([Press(0.0), *opening(), Result(0.5, (final("delete Biology"),)), Release(1)])
+    state, effects = run([RecognitionEnd(1.2), AnswerStarted(2.0)], state)
+    assert view(state).phase == "thinking"
+    state, effects = run([Ask(3.0)], state)
+    assert effects == [StartRecognition()] and view(state).phase == "listening"
+    state, effects = run([*opening(3.0), Result(3.6, (final("yes"),)), SpeechEnd(3.7)], state)
+    assert effects == [] and view(state).countdown is not None
+    state, effects = run([Tick(5.3)], state)
+    assert effects == [Send("yes", ("yes",)), StopRecognition()]
+    assert state.mode == "push_to_talk"
+    state, effects = run([RecognitionEnd(5.4), AnswerDone(6.0)], state)
+    assert view(state).phase == "idle" and effects == []
+
+
+def test_silence_after_a_question_never_sends() -> None:
+    state, _ = run([Ask(0.0), *opening()])
+    state, effects = run([SpeechEnd(1.0), Tick(30.0), RecognitionEnd(31.0)], state)
+    assert not any(isinstance(e, Send) for e in effects)
+    assert view(state).phase == "listening"  # a conversation turn listens again
