@@ -25,12 +25,13 @@ def spoken_turn() -> VoiceTurnClock:
 
 
 def test_a_spoken_turn_logs_every_timing_in_milliseconds() -> None:
-    entry = spoken_turn().entry(provider="gemini", model="flash")
+    entry = spoken_turn().entry(provider="gemini", model="flash", conversation_id=7)
     assert entry is not None
-    assert (entry.agent, entry.provider, entry.model, entry.outcome) == (
+    assert (entry.agent, entry.provider, entry.model, entry.conversation_id, entry.outcome) == (
         VOICE_TURN,
         "gemini",
         "flash",
+        7,
         "ok",
     )
     assert entry.speech_to_text_ms == 250
