@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NewType
 
 from pydantic import BaseModel, ConfigDict
@@ -24,6 +24,11 @@ ConversationId = NewType("ConversationId", int)
 Json = dict[str, Any]
 USAGE_KEPT = 2_000  # newest usage rows kept; older ones are dropped as new ones arrive
 TITLE_MAX = 80
+# The `agent` of a voice turn's entry (app.voice.timings): the turn as the user lived it, from
+# the end of speech to the end of the answer. Its model request is logged as an agent turn.
+VOICE_TURN = "voice"
+# The `agent` of provider transcription and speech requests (app.llm.audio.AudioKind).
+AUDIO_REQUESTS = frozenset({"transcription", "speech"})
 
 
 class _Row(BaseModel):
@@ -62,19 +67,37 @@ class UsageEntry(_Row):
     total_ms: int
     outcome: str  # "ok" or an error kind
     detail: str = ""
+    speech_to_text_ms: int | None = None  # voice turns only, like first_audio_ms
+    first_audio_ms: int | None = None
 
 
 class UsageRecord(UsageEntry):
     created_at: int
 
 
+class VoiceSummary(_Row):
+    """Voice turns; each median is over the turns that have that timing."""
+
+    turns: int
+    succeeded: int
+    success_rate: float  # 0..1
+    median_speech_to_text_ms: int | None
+    median_first_token_ms: int | None
+    median_first_audio_ms: int | None
+    median_total_ms: int | None
+    recent_failures: list[UsageRecord]
+
+
 class UsageSummary(_Row):
+    """Provider requests (agent turns, transcription, speech); voice turns apart in `voice`."""
+
     count: int
     succeeded: int
     success_rate: float  # 0..1; 0 when nothing was logged
-    median_ms: int | None
+    median_ms: int | None  # agent turns only: a transcription's time is not an answer's
     median_first_token_ms: int | None
     recent_failures: list[UsageRecord]
+    voice: VoiceSummary | None = None  # None when no voice turn was logged
 
 
 def _title(text: str) -> str:
@@ -96,8 +119,30 @@ def _usage(row: sqlite3.Row) -> UsageRecord:
     return UsageRecord.model_validate({**dict(row), "tools": json.loads(row["tools"])})
 
 
-def _median(values: Sequence[int]) -> int | None:
-    return round(statistics.median(values)) if values else None
+def _median(values: Iterable[int | None]) -> int | None:
+    """The median of the known values, or None when there are none."""
+    known = [v for v in values if v is not None]
+    return round(statistics.median(known)) if known else None
+
+
+def _rate(part: Sequence[UsageRecord], whole: Sequence[UsageRecord]) -> float:
+    return len(part) / len(whole) if whole else 0.0
+
+
+def _voice_summary(turns: Sequence[UsageRecord], recent: int) -> VoiceSummary | None:
+    if not turns:
+        return None
+    succeeded = [t for t in turns if t.outcome == "ok"]
+    return VoiceSummary(
+        turns=len(turns),
+        succeeded=len(succeeded),
+        success_rate=_rate(succeeded, turns),
+        median_speech_to_text_ms=_median(t.speech_to_text_ms for t in turns),
+        median_first_token_ms=_median(t.first_token_ms for t in turns),
+        median_first_audio_ms=_median(t.first_audio_ms for t in turns),
+        median_total_ms=_median(t.total_ms for t in turns),
+        recent_failures=[t for t in turns if t.outcome != "ok"][:recent],
+    )
 
 
 class Conversations:
@@ -179,13 +224,15 @@ class Conversations:
 
     def usage_summary(self, recent: int = 5) -> UsageSummary:
         records = self.usage()
-        succeeded = [r for r in records if r.outcome == "ok"]
-        first_tokens = [r.first_token_ms for r in records if r.first_token_ms is not None]
+        requests = [r for r in records if r.agent != VOICE_TURN]
+        agent_turns = [r for r in requests if r.agent not in AUDIO_REQUESTS]
+        succeeded = [r for r in requests if r.outcome == "ok"]
         return UsageSummary(
-            count=len(records),
+            count=len(requests),
             succeeded=len(succeeded),
-            success_rate=len(succeeded) / len(records) if records else 0.0,
-            median_ms=_median([r.total_ms for r in records]),
-            median_first_token_ms=_median(first_tokens),
-            recent_failures=[r for r in records if r.outcome != "ok"][:recent],
+            success_rate=_rate(succeeded, requests),
+            median_ms=_median(r.total_ms for r in agent_turns),
+            median_first_token_ms=_median(r.first_token_ms for r in agent_turns),
+            recent_failures=[r for r in requests if r.outcome != "ok"][:recent],
+            voice=_voice_summary([r for r in records if r.agent == VOICE_TURN], recent),
         )

@@ -232,12 +232,20 @@ def _v5_folder_language(db: Database) -> None:
     db.execute("ALTER TABLE folder ADD COLUMN lang TEXT NOT NULL DEFAULT ''")
 
 
+def _v6_voice_timings(db: Database) -> None:
+    # A voice turn's own timings (app.voice.timings); NULL for every other entry, and for a
+    # turn that had none (typed: no speech-to-text; failed: no first audio).
+    db.execute("ALTER TABLE usage ADD COLUMN speech_to_text_ms INTEGER")
+    db.execute("ALTER TABLE usage ADD COLUMN first_audio_ms INTEGER")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_initial_schema,
     _v2_plain_text_note_search,
     _v3_agent_memory,
     _v4_study,
     _v5_folder_language,
+    _v6_voice_timings,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

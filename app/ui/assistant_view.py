@@ -9,14 +9,14 @@ its own turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from app.agents import Confirmation, route
 from app.agents.router import Override
-from app.store.conversations import ConversationInfo, UsageSummary
+from app.store.conversations import ConversationInfo, UsageSummary, VoiceSummary
 from app.text.markdown import render_markdown
 from app.ui.assistant_state import AGENT_TITLES, PanelState, TurnView, link_route
-from app.ui.nodes import El, Node, h
+from app.ui.nodes import Child, El, Node, h
 
 OVERRIDES: tuple[tuple[Override, str], ...] = (
     ("auto", "Auto"),
@@ -317,11 +317,11 @@ def confirm_dialog(confirmation: Confirmation) -> El:
 
 
 def usage_view(summary: UsageSummary) -> El:
-    """Counts, success rate, median latency and recent failures from the usage log."""
-    rate = f"{summary.success_rate:.0%}" if summary.count else "–"
+    """Counts, success rate, median latency and recent failures from the usage log, and the
+    voice turns' timings when there were any."""
     facts = (
         ("Requests", f"{summary.count:,}"),
-        ("Succeeded", f"{summary.succeeded:,} ({rate})"),
+        ("Succeeded", _succeeded(summary.succeeded, summary.success_rate, summary.count)),
         ("Median time", _ms(summary.median_ms)),
         ("Median first words", _ms(summary.median_first_token_ms)),
     )
@@ -329,38 +329,100 @@ def usage_view(summary: UsageSummary) -> El:
         "details",
         {"class": "ai-usage"},
         h("summary", None, "Usage"),
-        h(
-            "table",
-            {"class": "ai-usage-table"},
-            h(
-                "tbody",
-                None,
-                (h("tr", None, h("th", {"scope": "row"}, k), h("td", None, v)) for k, v in facts),
+        _facts_table(facts),
+        _failures(
+            "Recent failures",
+            (
+                f"{r.agent} via {r.provider} ({r.model}): {failure_words(r.outcome)}"
+                + (f" – {r.detail}" if r.detail else "")
+                for r in summary.recent_failures
             ),
         ),
-        summary.recent_failures
-        and h(
-            "div",
-            None,
-            h("h3", None, "Recent failures"),
-            h(
-                "ul",
-                None,
-                (
-                    h(
-                        "li",
-                        None,
-                        f"{r.agent} via {r.provider} ({r.model}): {r.outcome}"
-                        + (f" – {r.detail}" if r.detail else ""),
-                    )
-                    for r in summary.recent_failures
-                ),
-            ),
+        _voice_view(summary.voice) if summary.voice else None,
+    )
+
+
+def _voice_view(voice: VoiceSummary) -> Child:
+    facts = (
+        ("Turns", f"{voice.turns:,}"),
+        ("Succeeded", _succeeded(voice.succeeded, voice.success_rate, voice.turns)),
+        ("Median speech-to-text", _ms(voice.median_speech_to_text_ms)),
+        ("Median first words", _ms(voice.median_first_token_ms)),
+        ("Median first audio", _ms(voice.median_first_audio_ms)),
+        ("Median total", _ms(voice.median_total_ms)),
+    )
+    return (
+        h("h3", None, "Voice"),
+        _facts_table(facts, "Voice turns"),
+        _failures(
+            "Recent voice failures",
+            (failure_words(r.outcome).capitalize() for r in voice.recent_failures),
         ),
     )
+
+
+def _facts_table(facts: Sequence[tuple[str, str]], label: str | None = None) -> El:
+    return h(
+        "table",
+        {"class": "ai-usage-table", "aria-label": label},
+        h(
+            "tbody",
+            None,
+            (h("tr", None, h("th", {"scope": "row"}, k), h("td", None, v)) for k, v in facts),
+        ),
+    )
+
+
+def _failures(title: str, lines: Iterable[str]) -> El | None:
+    items = [h("li", None, line) for line in lines]
+    return h("div", None, h("h3", None, title), h("ul", None, items)) if items else None
+
+
+def _succeeded(succeeded: int, rate: float, count: int) -> str:
+    return f"{succeeded:,} ({rate:.0%})" if count else f"{succeeded:,} (–)"
+
+
+# Failure kinds in a few words: provider errors (app.llm.errors.ErrorKind), speech recognition
+# errors (app.voice.problems) and speech synthesis errors (app.speech.outcome). The sentences
+# the user saw at the time say what to do; this list only says what went wrong.
+FAILURE_WORDS: dict[str, str] = {
+    "bad_key": "key refused",
+    "permission": "permission denied",
+    "quota": "quota used up",
+    "rate_limited": "too many requests",
+    "server": "server error",
+    "timeout": "timed out",
+    "offline": "offline",
+    "stream_cut": "answer cut off",
+    "bad_request": "request refused",
+    "bad_response": "unreadable answer",
+    "stopped": "stopped",
+    "daily_cap": "daily limit reached",
+    "no-speech": "nothing heard",
+    "aborted": "listening stopped",
+    "audio-capture": "no microphone",
+    "network": "speech service unreachable",
+    "not-allowed": "blocked by the browser",
+    "service-not-allowed": "speech service not allowed",
+    "language-not-supported": "language not supported",
+    "bad-grammar": "recognition could not start",
+    "phrases-not-supported": "word hints not supported",
+    "unsupported": "no speech recognition",
+    "audio-busy": "sound output busy",
+    "audio-hardware": "no speaker",
+    "synthesis-unavailable": "speech engine unavailable",
+    "language-unavailable": "voice cannot speak the language",
+    "voice-unavailable": "voice no longer available",
+    "text-too-long": "too long to speak",
+}
+
+
+def failure_words(kind: str) -> str:
+    """A failure kind as words; a kind not listed here is still readable."""
+    return FAILURE_WORDS.get(kind) or kind.replace("_", " ").replace("-", " ")
 
 
 def _ms(value: int | None) -> str:
     if value is None:
         return "–"
-    return f"{value} ms" if value < 1000 else f"{value / 1000:.1f} s"
+    return f"{value} ms" if value < 1000 else f"{value / 1000:,.1f} s"

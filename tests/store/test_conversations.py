@@ -184,3 +184,76 @@ def test_conversation_writes_keep_the_cached_folder_tree(
     store.create_folder(NewFolder(name="B"))
     assert [r.folder.name for r in store.folder_tree()] == ["A", "B"]
     assert built == [1, 1]
+
+
+def _voice(
+    outcome: str = "ok",
+    *,
+    stt: int | None = 200,
+    first: int | None = 500,
+    audio: int | None = 900,
+    total: int = 3_000,
+) -> UsageEntry:
+    return UsageEntry(
+        conversation_id=None,
+        provider="gemini",
+        model="m",
+        agent=conv.VOICE_TURN,
+        tools=[],
+        speech_to_text_ms=stt,
+        first_token_ms=first,
+        first_audio_ms=audio,
+        total_ms=total,
+        outcome=outcome,
+    )
+
+
+def test_voice_turns_get_their_own_summary_with_medians_over_the_turns_that_have_them(
+    store: Store,
+) -> None:
+    for entry in [
+        _voice(stt=100, first=400, audio=800, total=2_000),
+        _voice(stt=300, first=600, audio=1_000, total=4_000),
+        _voice(stt=None, first=700, audio=None, total=3_500),  # typed, with spoken answer
+        _voice("network", stt=None, first=None, audio=None, total=0),
+    ]:
+        store.conversations.log_usage(entry)
+    voice = store.conversations.usage_summary().voice
+    assert voice is not None
+    assert (voice.turns, voice.succeeded, voice.success_rate) == (4, 3, 0.75)
+    assert voice.median_speech_to_text_ms == 200
+    assert voice.median_first_token_ms == 600
+    assert voice.median_first_audio_ms == 900
+    assert voice.median_total_ms == 2_750
+    assert [f.outcome for f in voice.recent_failures] == ["network"]
+
+
+def test_voice_timings_are_kept_with_the_entry(store: Store) -> None:
+    store.conversations.log_usage(_voice(stt=120, audio=640))
+    [record] = store.conversations.usage()
+    assert (record.speech_to_text_ms, record.first_audio_ms) == (120, 640)
+
+
+def test_without_voice_turns_there_is_no_voice_summary(store: Store) -> None:
+    store.conversations.log_usage(_usage())
+    assert store.conversations.usage_summary().voice is None
+
+
+def test_voice_turns_and_audio_requests_leave_the_agent_medians_alone(store: Store) -> None:
+    """Voice turns are not requests (their model request is logged as an agent turn), so the
+    request figures leave them out. Transcription and speech are requests under the daily cap,
+    so they count and their failures show, but their times are not agent answer times."""
+    store.conversations.log_usage(_usage(total_ms=100, first=40))
+    store.conversations.log_usage(_usage(total_ms=300, first=60))
+    store.conversations.log_usage(_voice("server", total=9_000))
+    for kind, ms in (("transcription", 5_000), ("speech", 7_000)):
+        audio = _usage(total_ms=ms, first=None).model_copy(update={"agent": kind})
+        store.conversations.log_usage(audio)
+    store.conversations.log_usage(
+        _usage("timeout", total_ms=8_000, first=None).model_copy(update={"agent": "speech"})
+    )
+    summary = store.conversations.usage_summary()
+    assert (summary.count, summary.succeeded) == (5, 4)
+    assert summary.median_ms == 200
+    assert summary.median_first_token_ms == 50
+    assert [(f.agent, f.outcome) for f in summary.recent_failures] == [("speech", "timeout")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.domain import FolderId
-from app.store import Store
+from app.store import Store, changes
 from app.store.db import Database
 from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError, migrate, schema_version
 
@@ -106,3 +106,39 @@ def test_v5_gives_every_folder_an_empty_default_language() -> None:
     migrate(db)
     assert db.scalar("SELECT lang FROM folder WHERE id = 1") == ""
     assert Store(db).folder(FolderId(1)).lang == ""
+
+
+def test_v6_adds_voice_timings_to_the_usage_log_and_keeps_its_entries() -> None:
+    db = Database.open()
+    migrate(db, target=5)
+    db.execute(
+        "INSERT INTO usage (provider, model, agent, first_token_ms, total_ms, outcome, "
+        "created_at, updated_at) VALUES ('gemini', 'm', 'scholar', 40, 100, 'ok', 7, 7)"
+    )
+    migrate(db)
+    [record] = Store(db).conversations.usage()
+    assert (record.agent, record.first_token_ms, record.total_ms) == ("scholar", 40, 100)
+    assert (record.speech_to_text_ms, record.first_audio_ms) == (None, None)
+    assert Store(db).conversations.usage_summary().voice is None
+
+
+def test_v6_replays_usage_rows_logged_before_it() -> None:
+    db = Database.open()
+    migrate(db)
+    old_row = {
+        "id": 1,
+        "conversation_id": None,
+        "provider": "openai",
+        "model": "m",
+        "agent": "speech",
+        "tools": "[]",
+        "first_token_ms": None,
+        "total_ms": 900,
+        "outcome": "ok",
+        "detail": "",
+        "created_at": 7,
+        "updated_at": 7,
+    }
+    changes.apply(db, [changes.Change(table="usage", op="insert", new=old_row)])
+    [record] = Store(db).conversations.usage()
+    assert (record.total_ms, record.first_audio_ms) == (900, None)

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from app.agents import Confirmation, Entry, Failed, Finished, Navigate, Routed, StepDone, TextDelta
 from app.store import Store
-from app.store.conversations import UsageEntry
+from app.store.conversations import (
+    VOICE_TURN,
+    UsageEntry,
+    UsageRecord,
+    UsageSummary,
+    VoiceSummary,
+)
 from app.tools.registry import Link
 from app.ui.assistant_state import PanelState, TurnView, countdown, destination, turns_of
 from app.ui.assistant_view import (
@@ -188,4 +194,96 @@ def test_usage_shows_counts_success_rate_median_and_failures() -> None:
         )
     text = text_content(usage_view(store.conversations.usage_summary()))
     assert "3" in text and "2 (67%)" in text and "300 ms" in text
-    assert "scholar via openai (m): server – boom" in text
+    assert "scholar via openai (m): server error – boom" in text
+
+
+def _voice_turn(outcome: str, stt: int | None, audio: int | None, total: int) -> UsageEntry:
+    return UsageEntry(
+        conversation_id=None,
+        provider="gemini",
+        model="m",
+        agent=VOICE_TURN,
+        tools=[],
+        speech_to_text_ms=stt,
+        first_token_ms=None if audio is None else 600,
+        first_audio_ms=audio,
+        total_ms=total,
+        outcome=outcome,
+    )
+
+
+def rows(table: El) -> list[tuple[str, str]]:
+    return [
+        (text_content(tr.children[0]), text_content(tr.children[1])) for tr in tagged(table, "tr")
+    ]
+
+
+def voice_table(node: El) -> El | None:
+    found = find_all(node, lambda el: el.attrs.get("aria-label") == "Voice turns")
+    return found[0] if found else None
+
+
+def test_usage_shows_voice_turns_with_their_success_rate_and_median_timings() -> None:
+    store = Store.open()
+    for entry in (
+        _voice_turn("ok", 200, 1_100, 3_000),
+        _voice_turn("ok", 300, 1_300, 4_000),
+        _voice_turn("audio-capture", None, None, 0),
+    ):
+        store.conversations.log_usage(entry)
+    view = usage_view(store.conversations.usage_summary())
+    table = voice_table(view)
+    assert table is not None
+    assert rows(table) == [
+        ("Turns", "3"),
+        ("Succeeded", "2 (67%)"),
+        ("Median speech-to-text", "250 ms"),
+        ("Median first words", "600 ms"),
+        ("Median first audio", "1.2 s"),
+        ("Median total", "3.0 s"),
+    ]
+    assert "Voice" in [text_content(h) for h in tagged(view, "h3")]
+    assert "No microphone" in text_content(view)
+
+
+def test_voice_figures_use_thousands_separators_and_name_any_failure_in_words() -> None:
+    failure = UsageRecord(**_voice_turn("some_new-kind", None, None, 0).model_dump(), created_at=1)
+    voice = VoiceSummary(
+        turns=12_345,
+        succeeded=12_000,
+        success_rate=12_000 / 12_345,
+        median_speech_to_text_ms=None,
+        median_first_token_ms=None,
+        median_first_audio_ms=None,
+        median_total_ms=1_234_567,
+        recent_failures=[failure],
+    )
+    summary = UsageSummary(
+        count=0,
+        succeeded=0,
+        success_rate=0.0,
+        median_ms=None,
+        median_first_token_ms=None,
+        recent_failures=[],
+        voice=voice,
+    )
+    view = usage_view(summary)
+    table = voice_table(view)
+    assert table is not None
+    assert rows(table)[:3] == [
+        ("Turns", "12,345"),
+        ("Succeeded", "12,000 (97%)"),
+        ("Median speech-to-text", "–"),
+    ]
+    assert ("Median total", "1,234.6 s") in rows(table)
+    assert "Some new kind" in text_content(view)
+
+
+def test_usage_has_no_voice_block_without_voice_turns() -> None:
+    store = Store.open()
+    store.conversations.log_usage(
+        _voice_turn("ok", None, None, 100).model_copy(update={"agent": "scholar"})
+    )
+    view = usage_view(store.conversations.usage_summary())
+    assert voice_table(view) is None
+    assert "Voice" not in text_content(view)
