@@ -87,12 +87,17 @@ class Rung:
     can_install: bool = False
 
 
+def on_this_network(settings: ProviderSettings) -> bool:
+    """The provider is on this machine or the local network, so it needs no internet."""
+    return is_local_host(urlsplit(settings.url).hostname or "")
+
+
 def transcriber(settings: ProviderSettings, *, configured: bool) -> Transcriber | None:
     """The provider as a transcriber, when it is set up and has a speech-to-text model
     (OpenAI and Gemini always do; a compatible server only when one is named)."""
     if not configured or not settings.transcription_model_name:
         return None
-    return Transcriber(settings.label, is_local_host(urlsplit(settings.url).hostname or ""))
+    return Transcriber(settings.label, on_this_network(settings))
 
 
 def choose(means: Means) -> Rung:
