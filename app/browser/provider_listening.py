@@ -89,7 +89,7 @@ class ProviderSession:
         self._options = options
         self._online = online
         self._turn = _Turn(stage="over")
-        self._task: asyncio.Future[None] | None = None
+        self._task: asyncio.Future[None] | None = None  # held: the loop keeps only weak ones
 
     def start(self, lang: str, *, local: bool, phrases: Sequence[str] = ()) -> None:
         """Record until `stop`. `local` is part of the shared interface only: the ladder
@@ -145,10 +145,17 @@ class ProviderSession:
             self._end(turn)
             return
         turn.stage = "transcribing"
+        await self._report(settings, turn, lang, phrases)
+
+    async def _report(
+        self, settings: ProviderSettings, turn: _Turn, lang: str, phrases: tuple[str, ...]
+    ) -> None:
+        """Transcribe the recording and say what was heard, or why nothing was."""
         try:
             text = await self._transcribe(settings, turn, lang, phrases)
         except MicrophoneError as error:
-            self.on_event(RecognitionError(now(), ERROR_CODES[error.kind]))
+            if not turn.aborted:
+                self.on_event(RecognitionError(now(), ERROR_CODES[error.kind]))
         except ProviderError as error:
             if not turn.aborted:
                 self.on_event(RecognitionError(now(), "provider", error.message))
