@@ -118,13 +118,16 @@ def languages(voices: Iterable[Voice]) -> list[str]:
     return sorted({display_tag(v.lang) for v in voices if primary(v.lang)}, key=str.lower)
 
 
-def no_voice_message(lang: str) -> str:
+def no_voice_message(lang: str, *, on_device_only: bool = False) -> str:
+    """Why nothing is said in `lang`; the provider is offered unless the user forbade it."""
     name = language_name(primary(lang))
     missing = f"no {name} voice" if name else f'no voice for the language "{lang.strip()}"'
-    return (
-        f"Your browser has {missing}. Add one in your system's speech settings, "
-        "or let your AI provider speak (AI settings)."
+    then = (
+        "; \u201cOn this device only\u201d (Voice settings) keeps your AI provider from speaking."
+        if on_device_only
+        else ", or let your AI provider speak (AI settings)."
     )
+    return f"Your browser has {missing}. Add one in your system's speech settings{then}"
 
 
 def word_lang(word: str, folder: str, speech: str) -> str:

@@ -127,10 +127,12 @@ class RecognitionEnd:
 
 @dataclass(frozen=True, slots=True)
 class RecognitionError:
-    """SpeechRecognition "error", or "offline" / "unsupported" found by the browser layer."""
+    """SpeechRecognition "error", or "offline" / "unsupported" / "provider" found by the
+    browser layer; `detail` is the provider's own sentence for "provider"."""
 
     at: float
     code: str
+    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,8 +306,8 @@ def _recognition(state: Listener, event: Event) -> Step:
             return _count_down(state), ()
         case RecognitionEnd():
             return _end(replace(state, recognizer="off"))
-        case RecognitionError(code=code):
-            return _error(state, code)
+        case RecognitionError(code=code, detail=detail):
+            return _error(state, code, detail)
         case _:
             return state, ()  # audiostart changes nothing here
 
@@ -421,14 +423,14 @@ def _end(state: Listener) -> Step:
     return _send(state)
 
 
-def _error(state: Listener, code: str) -> Step:
+def _error(state: Listener, code: str, detail: str) -> Step:
     if code in ("offline", "unsupported") and state.recognizer == "starting":
         state = replace(state, recognizer="off")  # no session began, so no "end" will come
     if state.phase not in ("listening", "heard") or state.restart:
         return state, ()  # from a session this turn no longer listens to
     if code == "aborted" and state.recognizer == "stopping":
         return state, ()
-    found = problem(code)
+    found = problem(code, detail)
     failed = replace(state, phase="idle", held=False, deadline=None, notice=found.message)
     return failed, (Show(found),)
 

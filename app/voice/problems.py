@@ -1,15 +1,16 @@
 """Why listening failed, said as a sentence with a next step.
 
-Covers every `SpeechRecognition` error code plus the two the browser layer finds itself
-("offline", "unsupported"). `fallback` marks the failures of the browser's speech service
-itself, after which the browser layer records the microphone and has the user's provider
-transcribe instead.
+Covers every `SpeechRecognition` error code plus those the browser layer finds itself
+("offline", "unsupported", and "provider" when the user's provider could not transcribe,
+whose sentence is the provider's own: it knows best what went wrong and what to do).
+`fallback` marks the failures of the browser's speech service itself, after which the browser
+layer records the microphone and has the user's provider transcribe instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 ErrorCode = Literal[
@@ -24,6 +25,7 @@ ErrorCode = Literal[
     "phrases-not-supported",
     "offline",
     "unsupported",
+    "provider",
 ]
 
 
@@ -78,20 +80,27 @@ _PROBLEMS: Mapping[str, Problem] = {
         ),
         Problem(
             "offline",
-            "You are offline, and this browser's speech recognition needs the network. Type "
-            "instead, or try again when you are back online.",
+            "You are offline, and recognising speech here needs the network. Type instead, or "
+            "try again when you are back online.",
         ),
         Problem(
             "unsupported",
             "This browser has no speech recognition. Choose a provider for transcription in "
             "Settings, use Chrome, Edge or Safari, or type.",
         ),
+        Problem(
+            "provider",
+            "Your provider could not transcribe that. Try again, or type your message.",
+        ),
     )
 }
 
 
-def problem(code: str) -> Problem:
-    """The problem for an error code; an unknown code still gets a sentence with a next step."""
-    return _PROBLEMS.get(
+def problem(code: str, detail: str = "") -> Problem:
+    """The problem for an error code; an unknown code still gets a sentence with a next step.
+    `detail` is the provider's sentence for a "provider" failure, and ignored for others."""
+    found = _PROBLEMS.get(
         code, Problem(code, f"Listening failed ({code}). Try again, or type your message.")
     )
+    said = detail.strip()
+    return replace(found, message=said) if code == "provider" and said else found

@@ -228,6 +228,15 @@ def test_errors_become_a_sentence_and_stop_listening() -> None:
     assert effects[-1] == Show(problem("network")) and problem("network").fallback
 
 
+def test_a_provider_failure_shows_the_providers_sentence() -> None:
+    said = "OpenAI is busy right now. Try again in a minute, or type your message."
+    _, effects = run(
+        [Press(0.0), *opening(), Release(0.5), RecognitionError(0.9, "provider", said)]
+    )
+    assert effects[-1] == Show(problem("provider", said))
+    assert effects[-1].problem.message == said  # type: ignore[union-attr]
+
+
 def test_offline_or_unsupported_ends_the_start_that_never_began() -> None:
     state, _ = run([Press(0.0), RecognitionError(0.1, "unsupported")])
     state, effects = run([Press(1.0)], state)

@@ -42,3 +42,19 @@ def test_an_unknown_code_still_gets_a_next_step() -> None:
         problem("new-thing").message
         == "Listening failed (new-thing). Try again, or type your message."
     )
+
+
+def test_a_provider_failure_says_the_providers_own_sentence() -> None:
+    said = "Gemini did not accept the API key. Paste the key again in Settings and press Test key."
+    assert problem("provider", said).message == said
+    assert problem("provider", f"  {said}\n").message == said
+    assert not problem("provider", said).fallback
+
+
+def test_a_provider_failure_without_a_sentence_still_has_a_next_step() -> None:
+    assert problem("provider").message == problem("provider", "   ").message
+    assert "type" in problem("provider").message
+
+
+def test_only_a_provider_failure_takes_a_sentence_from_outside() -> None:
+    assert problem("not-allowed", "Something else.") == problem("not-allowed")

@@ -8,6 +8,7 @@ from typing import Any
 
 AbortController: Any
 Array: Any
+Audio: Any
 AudioContext: Any
 Blob: Any
 BroadcastChannel: Any

@@ -1,0 +1,133 @@
+"""Speaking where the browser has no voice: the user's provider says it instead.
+
+`ProviderSpeaker.speak` asks app.speech.route who speaks: the browser's `Speaker` when it has a
+voice for the language, else the provider (set up with a speech model, and the user has not
+chosen "On this device only"), else nobody, and the route's sentence is raised. The provider's
+audio plays from a blob URL in a new <audio> element routed through the microphone's analyser,
+so the visualiser moves while it talks; `speak` returns once playback ends (True) or was
+cancelled (False). Each blob URL is revoked and each callback released when its playback is
+over. Requests count against the daily cap and are reported through the `AudioOptions` given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+import js
+from pyodide.ffi import JsException, create_proxy, to_js
+
+from app.browser.dom import js_object
+from app.browser.microphone import Microphone
+from app.browser.settings_store import SettingsStore
+from app.browser.speaker import Speaker
+from app.llm.audio import AudioOptions
+from app.llm.cancel import CancelToken
+from app.llm.errors import ProviderError
+from app.llm.synthesize import Audio, synthesize
+from app.llm.transport import Transport
+from app.speech.outcome import FAILED, FAILURES, SpeechError
+from app.speech.route import provider_speaks, speech_route
+from app.speech.settings import VoiceSettings
+from app.speech.voices import choose_voice
+
+
+class ProviderSpeaker:
+    """Says things aloud with the browser's voices, or the provider's where it has none."""
+
+    def __init__(
+        self,
+        speaker: Speaker,
+        microphone: Microphone,
+        provider: SettingsStore,
+        transport: Transport,
+        options: AudioOptions,
+    ) -> None:
+        self._speaker = speaker
+        self._microphone = microphone
+        self._provider = provider
+        self._transport = transport
+        self._options = options
+        self._cancel: CancelToken | None = None
+
+    async def speak(self, text: str, lang: str, settings: VoiceSettings | None = None) -> bool:
+        """Say `text` in `lang`: True once said, False if cancelled. Raises SpeechError with
+        a sentence when nobody can say it or saying it failed."""
+        settings = settings or self._speaker.settings()
+        voices = await self._speaker.ready_voices()
+        provider = self._provider.settings
+        route = speech_route(
+            lang,
+            has_voice=choose_voice(voices, lang, settings.preferred_voice(lang)) is not None,
+            provider=provider_speaks(provider, configured=self._provider.configured),
+            on_device_only=settings.on_device_only,
+        )
+        if route.path == "browser":
+            return await self._speaker.speak(text, lang, settings)
+        if route.path == "none":
+            raise SpeechError(route.sentence)
+        self._cancel = cancel = CancelToken()
+        try:
+            audio = await synthesize(
+                provider,
+                self._transport,
+                text,
+                lang,
+                options=replace(self._options, cancel=cancel),
+            )
+        except ProviderError as error:
+            if cancel.cancelled:
+                return False
+            raise SpeechError(error.message) from None
+        return not cancel.cancelled and await self._play(audio, cancel)
+
+    async def _play(self, audio: Audio, cancel: CancelToken) -> bool:
+        url = js.URL.createObjectURL(js.Blob.new(to_js([audio.data]), js_object(type=audio.mime)))
+        element = js.Audio.new()
+        outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+        def settle(code: str) -> None:
+            if not outcome.done():
+                outcome.set_result(code)
+
+        proxies = {
+            "onended": create_proxy(lambda _event: settle("")),
+            "onerror": create_proxy(lambda _event: settle("error")),
+        }
+        for name, proxy in proxies.items():
+            setattr(element, name, proxy)
+        unsubscribe = cancel.on_cancel(lambda: settle("canceled"))
+        try:
+            element.src = url
+            self._microphone.route(element)
+            await element.play()
+            code = await outcome
+        except JsException as error:  # play() refused: no user gesture on this page yet
+            refused = str(getattr(error, "name", "")) == "NotAllowedError"
+            raise SpeechError(FAILURES["not-allowed"] if refused else FAILED) from None
+        finally:
+            unsubscribe()
+            _release(element, proxies)
+            js.URL.revokeObjectURL(url)
+        if code == "canceled":
+            return False
+        if code:
+            raise SpeechError(FAILED)
+        return True
+
+    def cancel(self) -> None:
+        """Stop speaking now, whoever speaks, and drop a provider request under way."""
+        self._speaker.cancel()
+        if self._cancel is not None:
+            self._cancel.cancel()
+            self._cancel = None
+
+
+def _release(element: Any, proxies: dict[str, Any]) -> None:
+    """Silence the element and let go of its callbacks and its audio."""
+    element.pause()
+    for name, proxy in proxies.items():
+        setattr(element, name, None)
+        proxy.destroy()
+    element.removeAttribute("src")
