@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, expect
 
 from scripts import chromium
 
@@ -142,3 +142,33 @@ def screenshot(page: Page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+# A Chromium whose microphone is a WAV of speech made at test time (espeak-ng, then sox to
+# 48 kHz mono as Chromium's fake capture device wants), played in a loop, permission granted.
+SPEECH = "Make a folder called Cardiology and add ten heart terms, please."
+
+
+@pytest.fixture(scope="session")
+def speech_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("microphone")
+    spoken, wav = folder / "spoken.wav", folder / "speech.wav"
+    subprocess.run(["espeak-ng", "-v", "en", "-w", str(spoken), SPEECH], check=True)
+    subprocess.run(["sox", str(spoken), "-r", "48000", "-c", "1", str(wav)], check=True)
+    return wav
+
+
+@pytest.fixture(scope="session")
+def microphone_browser(playwright: Playwright, speech_wav: Path) -> Iterator[Browser]:
+    """A Chromium of its own whose microphone plays the WAV (in a loop), permission granted."""
+    browser = playwright.chromium.launch(
+        executable_path=chromium.executable(),
+        args=[
+            *chromium.FLAGS,
+            "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={speech_wav}",
+        ],
+    )
+    yield browser
+    browser.close()

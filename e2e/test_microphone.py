@@ -11,18 +11,15 @@ as the assistant will: `unlock()` in the click, then `open()` and `show()`.
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, expect
+from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import Guard, guarded_context, screenshot
-from scripts import chromium
+from e2e.meter import DRAWING, SPEAKING
 
-SPEECH = "Make a folder called Cardiology and add ten heart terms, please."
 PAGE = "/microphone-test"  # answered by the test itself, on the app's origin
 HARNESS = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Microphone</title>
@@ -90,60 +87,11 @@ listener = create_proxy(clicked)  # lives as long as the page
 js.document.addEventListener("click", listener)
 """
 
-# The drawing as a person sees it: the height in pixels of each of the 32 bars (the ink in
-# the column at each bar's centre), and whether any pixel is drawn at all.
-DRAWING = """() => {
-  const canvas = document.querySelector(".voice-meter canvas");
-  if (!canvas || !canvas.width) return null;
-  const { width, height } = canvas;
-  const pixels = canvas.getContext("2d").getImageData(0, 0, width, height).data;
-  const ink = (x, y) => pixels[(y * width + x) * 4 + 3] > 0;
-  const bars = [];
-  for (let bar = 0; bar < 32; bar += 1) {
-    const x = Math.floor((bar + 0.5) * width / 32);
-    let tall = 0;
-    for (let y = 0; y < height; y += 1) tall += ink(x, y) ? 1 : 0;
-    bars.push(tall);
-  }
-  return { bars, height, blank: !pixels.some((value, i) => i % 4 === 3 && value > 0) };
-}"""
-SPEAKING = f"""(previous) => {{
-  const drawing = ({DRAWING})();
-  // Speech, not the idle row of dots: some bar reaches a quarter of the height.
-  if (!drawing || Math.max(...drawing.bars) < drawing.height / 4) return false;
-  return previous == null || JSON.stringify(drawing.bars) !== previous;
-}}"""
-
 # Reduced motion: a level meter, one row across the whole width (its track), equally tall.
 LEVEL = f"""() => {{
   const drawing = ({DRAWING})();
   return drawing !== null && drawing.bars.every((bar) => bar > 0 && bar === drawing.bars[0]);
 }}"""
-
-
-@pytest.fixture(scope="module")
-def speech_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("microphone")
-    spoken, wav = folder / "spoken.wav", folder / "speech.wav"
-    subprocess.run(["espeak-ng", "-v", "en", "-w", str(spoken), SPEECH], check=True)
-    subprocess.run(["sox", str(spoken), "-r", "48000", "-c", "1", str(wav)], check=True)
-    return wav
-
-
-@pytest.fixture(scope="module")
-def microphone_browser(playwright: Playwright, speech_wav: Path) -> Iterator[Browser]:
-    """A Chromium of its own whose microphone plays the WAV (in a loop), permission granted."""
-    browser = playwright.chromium.launch(
-        executable_path=chromium.executable(),
-        args=[
-            *chromium.FLAGS,
-            "--use-fake-ui-for-media-stream",
-            "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-audio-capture={speech_wav}",
-        ],
-    )
-    yield browser
-    browser.close()
 
 
 @pytest.fixture

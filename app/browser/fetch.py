@@ -117,7 +117,10 @@ class FetchTransport:
             "cache": "no-store",
         }
         if request.body is not None:
-            options["body"] = request.body.decode()
+            # Bytes as they are: a JSON body is UTF-8, but an audio upload is not text.
+            body = js.Uint8Array.new(len(request.body))
+            body.assign(request.body)
+            options["body"] = body
         try:
             response = await js.fetch(request.url, js_object(**options))
         except JsException:

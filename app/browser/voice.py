@@ -22,11 +22,23 @@ from app.agents import Confirmation, Event, Failed, Finished, TextDelta
 from app.browser.commands import plain
 from app.browser.dom import by_id, found, replace_children
 from app.browser.microphone import Microphone, MicrophoneError
-from app.browser.recognition import Session, availability, now
+from app.browser.provider_listening import ProviderSession
+from app.browser.recognition import (
+    Availability,
+    Session,
+    availability,
+    install,
+    now,
+    supported,
+)
+from app.browser.settings_store import LocalCounter
+from app.llm.audio import AudioOptions, AudioUsage
+from app.store.conversations import UsageEntry
 from app.ui.assistant_controller import Refusal, Request
 from app.ui.voice_bar_view import LIVE, voice_bar, voice_live
 from app.ui.voice_meter import METER
 from app.voice.chunks import SentenceChunker
+from app.voice.ladder import Means, Rung, choose, transcriber
 from app.voice.listening import (
     AnswerDone,
     AnswerStarted,
@@ -35,11 +47,14 @@ from app.voice.listening import (
     Effect,
     Listener,
     Press,
+    RecognitionError,
     Release,
+    Result,
     Send,
     Show,
     SpeakingEnded,
     SpeakingStarted,
+    SpeechEnd,
     StartRecognition,
     Stop,
     StopRecognition,
@@ -49,8 +64,10 @@ from app.voice.listening import (
     view,
 )
 from app.voice.listening import Event as Heard
+from app.voice.reply import Ask as NewRequest
 from app.voice.reply import Confirmed, More, Unclear, interpret
 from app.voice.speakable import more, speak
+from app.voice.timings import VoiceTurnClock
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
@@ -61,8 +78,10 @@ REPLY_WAIT_S = 20.0  # a question asked aloud stops listening after this; only a
 PHRASES = 200  # of the open folder's terms, as hints for the recogniser
 CHANGES_SAID = 3
 SAY_YES_OR_NO = "Say yes to go ahead, or no to cancel."
-ON_DEVICE = "Your voice is recognised on this device; it does not leave it."
-BROWSER_SERVICE = "Your voice goes to your browser's speech service to be recognised."
+INSTALL_FAILED = (
+    "Speech recognition could not be downloaded to this device (it needs the network once). "
+    "Try again later."
+)
 
 
 def question(confirmation: Confirmation) -> str:
@@ -81,7 +100,7 @@ class VoiceGlue:
         self.speaker = self.page.speech.speaker
         self.mic = Microphone()
         self.state = Listener()
-        self.session: Session | None = None
+        self.session: Session | ProviderSession | None = None
         self._pending: deque[Heard] = deque()
         self._feeding = False
         self._ticker: asyncio.Task[None] | None = None
@@ -94,7 +113,11 @@ class VoiceGlue:
         self._asked_at: float | None = None
         self._talk_key_down = False
         self._hushed: Request | None = None  # a spoken request whose answer is not to be said
-        self.local = False
+        self.on_device: Availability = "unsupported"
+        self.service_failed = False  # the browser's recogniser failed: the provider stands in
+        self._clock: VoiceTurnClock | None = None  # the utterance being heard
+        self._timed: tuple[Request, VoiceTurnClock] | None = None  # the request it became
+        self._outcome = "ok"
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -110,6 +133,10 @@ class VoiceGlue:
         self.speaker.on_start = self._speaking_started
         self.speaker.on_end = self._speaking_ended
         self.assistant.controller.observers.append(self._on_turn)
+        settings = page.speech.voice
+        settings.listening = self.rung
+        settings.on_saved = lambda: page.spawn(self._check_on_device())
+        settings.install = lambda: page.spawn(self._install())
         page.spawn(self._check_on_device())
 
     @property
@@ -117,7 +144,34 @@ class VoiceGlue:
         return self.page.speech.voice.settings.speech_lang
 
     async def _check_on_device(self) -> None:
-        self.local = await availability(self.lang) == "available"
+        self.on_device = await availability(self.lang)
+        self._shown = None
+        self._show()
+
+    async def _install(self) -> None:
+        """Download on-device recognition (from the Voice dialog's button, a click)."""
+        lang = self.lang
+        if await install(lang):
+            self.page.show_toast(f"Speech recognition for {lang} is on this device now.")
+        else:
+            self.page.show_toast(INSTALL_FAILED)
+        await self._check_on_device()
+        if self.page.dialog.open:
+            await self.page.speech.voice.open()
+
+    def rung(self) -> Rung:
+        """How the user's voice becomes text right now (app.voice.ladder)."""
+        assistant = self.assistant
+        return choose(
+            Means(
+                recognition=supported(),
+                on_device=self.on_device,
+                on_device_only=self.page.speech.voice.settings.on_device_only,
+                provider=transcriber(assistant.settings.settings, configured=assistant.configured),
+                online=assistant.online,
+                service_failed=self.service_failed,
+            )
+        )
 
     def bar(self) -> El:
         """The voice controls as the panel draws them."""
@@ -129,7 +183,7 @@ class VoiceGlue:
 
     @property
     def _where(self) -> str:
-        return ON_DEVICE if self.local else BROWSER_SERVICE
+        return self.rung().sentence
 
     # --- input --------------------------------------------------------------------------------
 
@@ -204,8 +258,7 @@ class VoiceGlue:
 
     def _perform(self, effect: Effect) -> None:
         if isinstance(effect, StartRecognition):
-            self.session = Session(self.feed)
-            self.session.start(self.lang, local=self.local, phrases=self._phrases())
+            self._listen()
         elif isinstance(effect, StopRecognition):
             if self.session is not None:
                 self.session.stop()
@@ -216,9 +269,46 @@ class VoiceGlue:
         elif isinstance(effect, Send):
             self._heard(effect)
         elif isinstance(effect, Show):
+            self.service_failed = self.service_failed or effect.problem.fallback
             self.assistant.open()
         elif self.session is not None:  # AbortRecognition
             self.session.abort()
+
+    def _listen(self) -> None:
+        rung = self.rung()
+        if rung.path == "typing":
+            self.feed(RecognitionError(now(), "unsupported", rung.sentence))
+            return
+        if rung.path == "provider":
+            assistant = self.assistant
+            options = AudioOptions(counter=LocalCounter(), on_usage=self._log_audio)
+            self.session = ProviderSession(
+                self._recognised,
+                self.mic,
+                lambda: assistant.settings.settings,
+                assistant.dialog.transport,
+                options,
+            )
+        else:
+            self.session = Session(self._recognised)
+        self.session.start(self.lang, local=rung.path == "on-device", phrases=self._phrases())
+
+    def _recognised(self, event: Heard) -> None:
+        """A recogniser's event: timed for the usage log, then fed to the machine."""
+        if isinstance(event, SpeechEnd) or (
+            isinstance(event, Result) and any(s.final for s in event.segments)
+        ):
+            clock = self._clock = self._clock or VoiceTurnClock()
+            if isinstance(event, SpeechEnd):
+                clock.speech_ended(event.at)
+            else:
+                clock.transcript_final(event.at)
+        self.feed(event)
+
+    def _log_audio(self, usage: AudioUsage) -> None:
+        self.assistant.store.conversations.log_usage(
+            UsageEntry.model_validate(usage.entry_fields())
+        )
 
     def _phrases(self) -> list[str]:
         folder = self.assistant.open_folder()
@@ -280,6 +370,8 @@ class VoiceGlue:
             hearings, confirming=controller.confirming, more_waiting=bool(self.rest), lang=self.lang
         )
         self._asked_at = None
+        if not isinstance(reply, NewRequest):
+            self._clock = None  # an answer to the app, not a request to time
         if isinstance(reply, Confirmed):
             controller.answer(reply.yes)
         elif isinstance(reply, Unclear):
@@ -297,6 +389,9 @@ class VoiceGlue:
         prepared = controller.prepare(text, spoken=True)
         if isinstance(prepared, Request):
             self.rest = ""
+            clock = self._clock or VoiceTurnClock()
+            clock.request_sent(now())
+            self._timed, self._clock, self._outcome = (prepared, clock), None, "ok"
             self.page.spawn(controller.run(prepared))
             return
         if isinstance(prepared, Refusal):
@@ -319,6 +414,8 @@ class VoiceGlue:
             self.feed(AnswerDone(now()))
 
     def _speaking_started(self) -> None:
+        if self._timed is not None:
+            self._timed[1].first_audio(now())
         self.feed(SpeakingStarted(now()))
         if self._done_after_speech:
             self._done_after_speech = False
@@ -337,14 +434,19 @@ class VoiceGlue:
         if not request.spoken or request is self._hushed:
             return
         if event is None:
+            self._log_turn(request)
             self._finish_after_speech()
             return
+        if isinstance(event, Failed):
+            self._outcome = event.kind
         if self._chunker is None and isinstance(event, TextDelta | Finished):
             self._chunker, self._streamed = SentenceChunker(), False
         chunker = self._chunker
         if isinstance(event, TextDelta) and chunker is not None:
             if not self._streamed:
                 self._streamed = True
+                if self._timed is not None:
+                    self._timed[1].first_token(now())
                 self.feed(AnswerStarted(now()))
             for sentence in chunker.feed(event.text):
                 self._say(sentence)
@@ -356,6 +458,21 @@ class VoiceGlue:
         elif isinstance(event, Failed):
             self._chunker = None
             self._say(speak(event.message).text)
+
+    def _log_turn(self, request: Request) -> None:
+        timed, self._timed = self._timed, None
+        if timed is None or timed[0] is not request:
+            return
+        clock = timed[1]
+        clock.finished(now(), self._outcome)
+        settings = self.assistant.settings.settings
+        entry = clock.entry(
+            provider=settings.provider,
+            model=settings.model_name,
+            conversation_id=self.assistant.controller.state.conversation_id,
+        )
+        if entry is not None:
+            self.assistant.store.conversations.log_usage(entry)
 
     def confirm_aloud(self, confirmation: Confirmation) -> None:
         """A confirmation for a spoken request: asked aloud, then listened for."""

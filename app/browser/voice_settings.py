@@ -8,6 +8,7 @@ gives defaults in the browser's own language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import js
@@ -31,6 +32,7 @@ from app.ui.voice_settings_view import (
 
 if TYPE_CHECKING:
     from app.browser.app import Page
+    from app.voice.ladder import Rung
 
 SETTINGS_KEY = "lexical-voice-settings"
 
@@ -48,6 +50,11 @@ class VoiceDialog:
         self.page = page
         self.speaker = speaker
         self.settings = load_settings()
+        # Set by the assistant's voice once it is loaded: how it listens, and what a change of
+        # settings (or the download of on-device recognition) means for that.
+        self.listening: Callable[[], Rung] | None = None
+        self.on_saved: Callable[[], None] = lambda: None
+        self.install: Callable[[], None] = lambda: None
 
     def commands(self) -> dict[str, Command]:
         """The dialog's own actions, run by the page instead of the controller."""
@@ -57,12 +64,15 @@ class VoiceDialog:
             "voice-slider": lambda _id, _fields: self._slid(),
             "voice-try": plain(lambda: self.page.spawn(self.try_voice())),
             "save-voice": lambda _id, fields: self.save(fields or {}),
+            # Looked up at the click: the assistant's voice sets `install` once it loads.
+            "voice-install": plain(lambda: self.install()),  # noqa: PLW0108
         }
 
     async def open(self) -> None:
         voices = await self.speaker.ready_voices()
         dialog = self.page.dialog
-        replace_children(dialog, voice_dialog(VoiceForm.of(self.settings, voices)))
+        listening = self.listening() if self.listening is not None else None
+        replace_children(dialog, voice_dialog(VoiceForm.of(self.settings, voices, listening)))
         if not dialog.open:
             dialog.showModal()
         by_id("voice-lang").focus()
@@ -116,4 +126,5 @@ class VoiceDialog:
         self.settings = settings
         save_settings(settings)
         self.page.dialog.close()
+        self.on_saved()
         self.page.show_toast("Voice settings saved.")

@@ -199,10 +199,10 @@ class AssistantController:
         finally:
             self.cancel, self.request = None, None
             self._stop_countdown()
+            for observer in self.observers:  # first: what they log shows in the redraw
+                observer(request, None)
             host.render_panel()
             host.collection_changed()
-            for observer in self.observers:
-                observer(request, None)
 
     def _view(self) -> View:
         return replace(self.host.view(), recent_actions=tuple(self._recent))

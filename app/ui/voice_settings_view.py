@@ -10,12 +10,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.domain import InvalidInput, check_lang
 from app.speech.settings import VoiceSettings
 from app.speech.voices import Voice, languages, no_voice_message, voices_for
 from app.ui.nodes import El, h
 from app.ui.widgets import action, form_error
+
+if TYPE_CHECKING:
+    from app.voice.ladder import Rung  # the AI layer loads after the first screen
 
 ON_DEVICE_HINT = (
     "Nothing you say and nothing said to you leaves this device: speech the browser would "
@@ -27,6 +31,7 @@ LANG_HINT = (
 )
 BAD_LANG = "Speech language must be a language tag such as en, es-MX or zh-Hant-TW."
 AUTOMATIC = "Automatic"
+INSTALL = "Download speech recognition to this device"
 
 
 @dataclass(frozen=True)
@@ -40,9 +45,13 @@ class VoiceForm:
     on_device_only: bool = False
     languages: tuple[str, ...] = ()
     voices: tuple[str, ...] = ()
+    listening: str = ""  # how the assistant hears the user, and where the audio goes
+    can_install: bool = False  # on-device recognition can be downloaded for the language
 
     @classmethod
-    def of(cls, settings: VoiceSettings, listed: Sequence[Voice]) -> VoiceForm:
+    def of(
+        cls, settings: VoiceSettings, listed: Sequence[Voice], listening: Rung | None = None
+    ) -> VoiceForm:
         lang = settings.speech_lang
         return cls(
             speech_lang=lang,
@@ -52,6 +61,8 @@ class VoiceForm:
             on_device_only=settings.on_device_only,
             languages=tuple(languages(listed)),
             voices=tuple(v.name for v in voices_for(listed, lang)),
+            listening=listening.sentence if listening is not None else "",
+            can_install=listening is not None and listening.can_install,
         )
 
 
@@ -95,6 +106,7 @@ def voice_dialog(form: VoiceForm) -> El:
                 h("label", {"for": "voice-device"}, "On this device only"),
                 h("p", {"id": "voice-device-hint", "class": "hint"}, ON_DEVICE_HINT),
             ),
+            _listening(form),
             form_error(),
             h(
                 "div",
@@ -104,6 +116,20 @@ def voice_dialog(form: VoiceForm) -> El:
                 h("button", {"type": "submit", "class": "primary"}, "Save"),
             ),
         ),
+    )
+
+
+def _listening(form: VoiceForm) -> El | None:
+    """Which way the assistant hears you (app.voice.ladder), and the download that would keep
+    your voice on this device."""
+    if not form.listening:
+        return None
+    return h(
+        "div",
+        {"class": "voice-listening", "id": "voice-listening"},
+        h("h3", None, "Listening"),
+        h("p", None, form.listening),
+        form.can_install and action(INSTALL, "voice-install"),
     )
 
 

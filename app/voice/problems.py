@@ -98,9 +98,10 @@ _PROBLEMS: Mapping[str, Problem] = {
 
 def problem(code: str, detail: str = "") -> Problem:
     """The problem for an error code; an unknown code still gets a sentence with a next step.
-    `detail` is the provider's sentence for a "provider" failure, and ignored for others."""
+    `detail`, when given, is the sentence to say instead: the provider's own for a "provider"
+    failure, or the ladder's reason when only typing is left."""
     found = _PROBLEMS.get(
         code, Problem(code, f"Listening failed ({code}). Try again, or type your message.")
     )
     said = detail.strip()
-    return replace(found, message=said) if code == "provider" and said else found
+    return replace(found, message=said) if said else found

@@ -143,3 +143,18 @@ def test_every_word_row_has_a_pronounce_button_naming_the_term() -> None:
     [button] = find_all(row, lambda e: e.attrs.get("data-action") == "pronounce")
     assert button.attrs["aria-label"] == "Pronounce ¿perro?"
     assert button.attrs["data-id"] == "7"
+
+
+def test_the_dialog_says_how_the_assistant_listens_and_offers_the_download() -> None:
+    from app.voice.ladder import SERVICE, Rung  # noqa: PLC0415 (the AI layer loads later)
+
+    settings = VoiceSettings(speech_lang="en-US")
+    plain = voice_dialog(VoiceForm.of(settings, VOICES))
+    assert not find_all(plain, lambda e: e.attrs.get("id") == "voice-listening")
+    told = voice_dialog(VoiceForm.of(settings, VOICES, Rung("browser-service", SERVICE, True)))
+    section = by_id(told, "voice-listening")
+    assert SERVICE in text_content(section)
+    [button] = find_all(section, lambda e: e.tag == "button")
+    assert button.attrs["data-action"] == "voice-install"
+    done = voice_dialog(VoiceForm.of(settings, VOICES, Rung("on-device", "Here.", False)))
+    assert not find_all(by_id(done, "voice-listening"), lambda e: e.tag == "button")

@@ -56,5 +56,8 @@ def test_a_provider_failure_without_a_sentence_still_has_a_next_step() -> None:
     assert "type" in problem("provider").message
 
 
-def test_only_a_provider_failure_takes_a_sentence_from_outside() -> None:
-    assert problem("not-allowed", "Something else.") == problem("not-allowed")
+def test_a_sentence_from_outside_replaces_the_message_and_keeps_the_kind() -> None:
+    why = "This browser cannot recognise speech on this device. Type your message."
+    told = problem("unsupported", why)
+    assert (told.code, told.message, told.fallback) == ("unsupported", why, False)
+    assert problem("network", why).fallback  # still falls back to the provider
