@@ -10,6 +10,7 @@ the real mouse, as browsers only let a page use audio after a real gesture.
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +21,16 @@ from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from e2e.accessibility import violations
 from e2e.conftest import Guard, ProviderGuard, open_app, screenshot
-from e2e.lexical_ui import configure_ai, create_folder, dialog, open_assistant, tree_link
-from tests.llm.aimock import running_aimock
+from e2e.lexical_ui import (
+    add_word,
+    configure_ai,
+    create_folder,
+    dialog,
+    open_assistant,
+    toast,
+    tree_link,
+)
+from tests.llm.aimock import get_json, running_aimock
 
 HERE = Path(__file__).parent
 KEY = "test-key-voice"
@@ -59,11 +68,19 @@ FIXTURES = [
     _answer({"userMessage": "what does aorta mean"}, {"content": AORTA}, chunkSize=12),
     _answer({"model": MODEL, "userMessage": "never asked"}, {"content": "-"}),
 ]
+THANKS = "ありがとう"  # Japanese: the synthesis double has no Japanese voice
+
+
+def provider_speech(wav: bytes) -> dict[str, Any]:
+    """The provider's speech for the Japanese word: a real, playable WAV."""
+    audio = base64.b64encode(wav).decode()
+    return {"match": {"endpoint": "speech"}, "response": {"audio": audio, "format": "wav"}}
 
 
 @pytest.fixture(scope="module")
-def mock(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_aimock(FIXTURES, tmp_path_factory.mktemp("aimock"), KEY) as url:
+def mock(tmp_path_factory: pytest.TempPathFactory, speech_wav: Path) -> Iterator[str]:
+    fixtures = [*FIXTURES, provider_speech(speech_wav.read_bytes())]
+    with running_aimock(fixtures, tmp_path_factory.mktemp("aimock"), KEY) as url:
         yield url
 
 
@@ -210,3 +227,22 @@ def test_a_blocked_microphone_says_how_to_allow_it(talking: Page) -> None:
     page.keyboard.up("m")
     page.keyboard.up("Control")
     expect(status(page)).to_contain_text("didn't catch anything")
+
+
+def test_a_word_without_a_browser_voice_is_spoken_by_the_provider(talking: Page, mock: str) -> None:
+    page = talking
+    create_folder(page, "Japanese")
+    add_word(page, THANKS, ["thank you"], lang="ja")
+    page.get_by_role("button", name=f"Pronounce {THANKS}").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('audio')].some((a) => a.ended)"
+        " || performance.getEntriesByType('resource').some((r) => r.name.endsWith('/audio/speech'))"
+    )
+    speech = [
+        entry
+        for entry in get_json(f"{mock}/__aimock/journal", KEY)
+        if entry["path"].endswith("/audio/speech")
+    ]
+    assert len(speech) == 1
+    expect(toast(page)).not_to_contain_text("no Japanese voice")
+    assert not [u for u in page.evaluate("window.__spoken") if u["text"] == THANKS]

@@ -47,6 +47,6 @@ class SpeechGlue:
     async def _say(self, text: str, lang: str) -> None:
         self.speaker.cancel()  # a new word is said at once, not after the one before
         try:
-            await self.speaker.speak(text, lang)
+            await self.speaker.say(text, lang)
         except SpeechError as exc:
             self.page.show_toast(exc.message)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import js
@@ -55,6 +55,10 @@ class Speaker:
         self.on_start: Callable[[], None] = lambda: None
         self.on_end: Callable[[], None] = lambda: None
         self.on_error: Callable[[SpeechError], None] = lambda _error: None
+        # How queued sentences and words are said: this speaker's `speak`, or, once the
+        # assistant has loaded, app/browser/provider_speaker.py, where the user's provider
+        # stands in for a language the browser has no voice for.
+        self.say: Callable[[str, str], Awaitable[bool]] = self.speak
 
     @property
     def busy(self) -> bool:
@@ -144,7 +148,7 @@ class Speaker:
         try:
             while self._queue:
                 sentence, lang = self._queue.popleft()
-                if not await self.speak(sentence, lang):
+                if not await self.say(sentence, lang):
                     break
         except SpeechError as error:
             self.on_error(error)

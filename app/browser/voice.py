@@ -23,6 +23,7 @@ from app.browser.commands import plain
 from app.browser.dom import by_id, found, replace_children
 from app.browser.microphone import Microphone, MicrophoneError
 from app.browser.provider_listening import ProviderSession
+from app.browser.provider_speaker import ProviderSpeaker
 from app.browser.recognition import (
     Availability,
     Session,
@@ -132,6 +133,16 @@ class VoiceGlue:
         page.listen(js.window, "blur", lambda _e: self._release())
         self.speaker.on_start = self._speaking_started
         self.speaker.on_end = self._speaking_ended
+        assistant = self.assistant
+        self.provider_voice = ProviderSpeaker(
+            self.speaker,
+            self.mic,
+            assistant.settings,
+            assistant.dialog.transport,
+            AudioOptions(counter=LocalCounter(), on_usage=self._log_audio),
+        )
+        self.speaker.say = self.provider_voice.speak
+        self.speaker.on_error = lambda error: page.show_toast(error.message)
         self.assistant.controller.observers.append(self._on_turn)
         settings = page.speech.voice
         settings.listening = self.rung
@@ -266,6 +277,7 @@ class VoiceGlue:
             self._chunker, self._ask_after_speech, self._done_after_speech = None, False, False
             self._hushed = self.assistant.controller.request
             self.speaker.cancel()
+            self.provider_voice.cancel()
         elif isinstance(effect, Send):
             self._heard(effect)
         elif isinstance(effect, Show):
