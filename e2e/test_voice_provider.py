@@ -93,3 +93,22 @@ def test_the_provider_transcribes_a_held_turn_and_the_level_moves_meanwhile(
     usage = panel.locator(".ai-usage")
     usage.locator("summary").click()
     expect(usage.get_by_role("heading", name="Voice")).to_be_visible()
+
+    # Talking again, then Escape: the recording is dropped, nothing more is sent.
+    expect(page.locator("#toast")).to_be_hidden()
+    page.get_by_role("button", name="Hold to talk").hover()
+    page.mouse.down()
+    page.wait_for_function(SPEAKING, arg=None)
+    screenshot(page, "voice-mode")
+    page.keyboard.press("Escape")
+    page.mouse.up()
+    expect(page.locator("#ai-voice")).to_have_attribute("data-listening", "false")
+    page.wait_for_function("window.__lexicalVisualiser.running === 0")
+    journal = get_json(f"{mock}/__aimock/journal", KEY)
+    assert len([e for e in journal if e["path"].endswith("/audio/transcriptions")]) == 1
+
+
+def test_hands_free_says_it_needs_the_browsers_recognition(page: Page) -> None:
+    page.get_by_role("button", name="Hands-free").click()
+    expect(page.locator("#toast")).to_contain_text("Hands-free needs your browser's speech")
+    expect(page.locator("#ai-voice")).to_have_attribute("data-listening", "false")

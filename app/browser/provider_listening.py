@@ -38,6 +38,7 @@ from app.voice.listening import (
     RecognitionStart,
     Result,
     Segment,
+    SpeechEnd,
     SpeechStart,
 )
 
@@ -145,6 +146,7 @@ class ProviderSession:
             self._end(turn)
             return
         turn.stage = "transcribing"
+        self.on_event(SpeechEnd(now()))  # as a recogniser does, before its final result
         await self._report(settings, turn, lang, phrases)
 
     async def _report(

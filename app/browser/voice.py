@@ -79,6 +79,10 @@ REPLY_WAIT_S = 20.0  # a question asked aloud stops listening after this; only a
 PHRASES = 200  # of the open folder's terms, as hints for the recogniser
 CHANGES_SAID = 3
 SAY_YES_OR_NO = "Say yes to go ahead, or no to cancel."
+HANDS_FREE_NEEDS_RECOGNITION = (
+    "Hands-free needs your browser's speech recognition, which hears when you pause. While your "
+    "provider transcribes, hold the talk button (or Ctrl+M) while you speak."
+)
 INSTALL_FAILED = (
     "Speech recognition could not be downloaded to this device (it needs the network once). "
     "Try again later."
@@ -204,6 +208,10 @@ class VoiceGlue:
         self.feed(Press(now(), "conversation" if mode == "conversation" else "push_to_talk"))
 
     def toggle_conversation(self) -> None:
+        if self.state.phase == "idle" and self.rung().path == "provider":
+            # A recording has no words until it is sent, so no pause can end the turn.
+            self.page.show_toast(HANDS_FREE_NEEDS_RECOGNITION)
+            return
         self.press("conversation")
 
     def _release(self) -> None:
@@ -426,14 +434,20 @@ class VoiceGlue:
             self.feed(AnswerDone(now()))
 
     def _speaking_started(self) -> None:
-        if self._timed is not None:
-            self._timed[1].first_audio(now())
+        timed = self._timed
+        if timed is not None:
+            timed[1].first_audio(now())
+            if self.assistant.controller.request is not timed[0]:  # the turn is over
+                self._write_timings()
         self.feed(SpeakingStarted(now()))
         if self._done_after_speech:
             self._done_after_speech = False
             self.feed(AnswerDone(now()))
 
     def _speaking_ended(self) -> None:
+        timed = self._timed
+        if timed is not None and self.assistant.controller.request is not timed[0]:
+            self._write_timings()
         self.feed(SpeakingEnded(now()))
         if self._ask_after_speech and self.assistant.controller.confirming:
             self._ask_after_speech = False
@@ -472,19 +486,28 @@ class VoiceGlue:
             self._say(speak(event.message).text)
 
     def _log_turn(self, request: Request) -> None:
-        timed, self._timed = self._timed, None
+        """The turn is over: its timings go to the usage log once its first audio started
+        (or at once when nothing is left to say)."""
+        timed = self._timed
         if timed is None or timed[0] is not request:
             return
-        clock = timed[1]
-        clock.finished(now(), self._outcome)
+        timed[1].finished(now(), self._outcome)
+        if not self.speaker.busy:
+            self._write_timings()
+
+    def _write_timings(self) -> None:
+        timed, self._timed = self._timed, None
+        if timed is None:
+            return
         settings = self.assistant.settings.settings
-        entry = clock.entry(
+        entry = timed[1].entry(
             provider=settings.provider,
             model=settings.model_name,
             conversation_id=self.assistant.controller.state.conversation_id,
         )
         if entry is not None:
             self.assistant.store.conversations.log_usage(entry)
+            self.assistant.render_panel()  # the usage figures include it
 
     def confirm_aloud(self, confirmation: Confirmation) -> None:
         """A confirmation for a spoken request: asked aloud, then listened for."""

@@ -32,6 +32,7 @@ from app.voice.listening import (
     Result,
     Segment,
     Send,
+    SpeechEnd,
     SpeechStart,
     StartRecognition,
     StopRecognition,
@@ -49,6 +50,7 @@ LOCAL_SETTINGS = OPENAI_SETTINGS.model_copy(
 )
 OPENAI_ANSWER = Reply(body={"text": " make a folder Cardiology "})
 OPENING = [RecognitionStart, AudioStart, SpeechStart]
+SENT = [*OPENING, SpeechEnd]  # the recording stopped and went to the provider
 
 
 @pytest.fixture
@@ -119,8 +121,8 @@ def test_openai_gets_the_recording_as_made_and_the_words_come_back_as_a_final_re
     audio: AudioFakes,
 ) -> None:
     turn = said(OPENAI_SETTINGS, OPENAI_ANSWER)
-    assert turn.kinds == [*OPENING, Result, RecognitionEnd]
-    result = turn.events[3]
+    assert turn.kinds == [*SENT, Result, RecognitionEnd]
+    result = turn.events[4]
     assert isinstance(result, Result)
     assert result.segments == (Segment(True, (Alternative("make a folder Cardiology"),)),)
     request = turn.transport.requests[0]
@@ -157,7 +159,7 @@ def test_a_reached_daily_cap_is_said_and_nothing_is_sent(audio: AudioFakes) -> N
 
 def test_gemini_gets_a_16_khz_mono_wav(audio: AudioFakes) -> None:
     turn = said(GEMINI_SETTINGS, Reply(body=gx.answer([{"text": "hola"}])))
-    assert turn.kinds == [*OPENING, Result, RecognitionEnd]
+    assert turn.kinds == [*SENT, Result, RecognitionEnd]
     inline = turn.transport.json_sent()["contents"][0]["parts"][1]["inlineData"]
     wav = base64.b64decode(inline["data"])
     assert inline["mimeType"] == "audio/wav" and wav[:4] == b"RIFF"
@@ -167,13 +169,13 @@ def test_gemini_gets_a_16_khz_mono_wav(audio: AudioFakes) -> None:
 
 def test_nothing_said_ends_without_a_result(audio: AudioFakes) -> None:
     turn = said(OPENAI_SETTINGS, Reply(body={"text": "  "}))
-    assert turn.kinds == [*OPENING, RecognitionEnd]
+    assert turn.kinds == [*SENT, RecognitionEnd]
 
 
 def test_a_provider_failure_carries_the_providers_sentence(audio: AudioFakes) -> None:
     turn = said(OPENAI_SETTINGS, Reply(status=401, body={"error": {"message": "bad key"}}))
-    assert turn.kinds == [*OPENING, RecognitionError, RecognitionEnd]
-    error = turn.events[3]
+    assert turn.kinds == [*SENT, RecognitionError, RecognitionEnd]
+    error = turn.events[4]
     assert isinstance(error, RecognitionError) and error.code == "provider"
     assert error.detail.startswith("OpenAI did not accept the API key.")
     assert [u.outcome for u in turn.usage] == ["bad_key"]
@@ -197,8 +199,8 @@ def test_abort_while_transcribing_cancels_the_request(audio: AudioFakes) -> None
         await turn.ended()
 
     asyncio.run(go())
-    assert turn.kinds == [*OPENING, RecognitionError, RecognitionEnd]
-    assert turn.events[3] == RecognitionError(0.0, "aborted")
+    assert turn.kinds == [*SENT, RecognitionError, RecognitionEnd]
+    assert turn.events[4] == RecognitionError(0.0, "aborted")
     assert [u.outcome for u in turn.usage] == ["stopped"]
 
 
@@ -266,7 +268,7 @@ def test_offline_nothing_is_recorded(audio: AudioFakes) -> None:
 def test_offline_a_server_on_this_machine_still_transcribes(audio: AudioFakes) -> None:
     fakes.js.navigator.onLine = False
     turn = said(LOCAL_SETTINGS, Reply(body={"text": "hola"}))
-    assert turn.kinds == [*OPENING, Result, RecognitionEnd]
+    assert turn.kinds == [*SENT, Result, RecognitionEnd]
 
 
 def test_push_to_talk_through_the_listening_machine_sends_what_the_provider_heard(
