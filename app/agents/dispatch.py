@@ -122,7 +122,8 @@ class Dispatcher:
                 return self._declined(tool.name, plan.change)
             outcome = self._in_scope(lambda: tool.invoke(self.ws, p.params))
         except Ambiguous as exc:
-            self._step(tool.name, f"Asked which one: {exc.message}", "failed")
+            asked = f"Asked which one: {exc.message}"
+            self._step(tool.name, asked, "failed", choices=tuple(exc.candidates))
             return results.ambiguous(exc)
         except LexicalError as exc:
             self._step(tool.name, f"Could not do {tool.name}: {exc.message}", "failed")
@@ -155,7 +156,14 @@ class Dispatcher:
         with scope:
             return action()
 
-    def _step(self, tool: str, text: str, status: StepStatus, link: Link | None = None) -> None:
-        step = StepDone(tool=tool, text=text, status=status, link=link)
+    def _step(
+        self,
+        tool: str,
+        text: str,
+        status: StepStatus,
+        link: Link | None = None,
+        choices: tuple[str, ...] = (),
+    ) -> None:
+        step = StepDone(tool=tool, text=text, status=status, link=link, choices=choices)
         self.steps.append(step)
         self.on_event(step)

@@ -35,6 +35,7 @@ class StepDone:
     text: str  # "Created folder Cardiology", "Could not add word: ..."
     status: StepStatus
     link: Link | None = None
+    choices: tuple[str, ...] = ()  # the paths the user is asked to choose from ("Which one?")
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import js
 
-from app.agents import Confirmation, Event, Failed, Finished, TextDelta
+from app.agents import Confirmation, Event, Failed, Finished, StepDone, TextDelta
 from app.browser.commands import plain
 from app.browser.dom import by_id, found, replace_children
 from app.browser.microphone import Microphone, MicrophoneError
@@ -113,6 +113,7 @@ class VoiceGlue:
         self._chunker: SentenceChunker | None = None
         self._streamed = False
         self.rest = ""  # what "more" says next of the last spoken answer
+        self.choices: tuple[str, ...] = ()  # what the last spoken answer asked to choose from
         self._ask_after_speech = False
         self._done_after_speech = False
         self._asked_at: float | None = None
@@ -387,7 +388,11 @@ class VoiceGlue:
         controller = self.assistant.controller
         hearings = said.alternatives or (said.text,)
         reply = interpret(
-            hearings, confirming=controller.confirming, more_waiting=bool(self.rest), lang=self.lang
+            hearings,
+            confirming=controller.confirming,
+            more_waiting=bool(self.rest),
+            lang=self.lang,
+            choices=self.choices,
         )
         self._asked_at = None
         if not isinstance(reply, NewRequest):
@@ -408,7 +413,7 @@ class VoiceGlue:
         controller = self.assistant.controller
         prepared = controller.prepare(text, spoken=True)
         if isinstance(prepared, Request):
-            self.rest = ""
+            self.rest, self.choices = "", ()
             clock = self._clock or VoiceTurnClock()
             clock.request_sent(now())
             self._timed, self._clock, self._outcome = (prepared, clock), None, "ok"
@@ -465,6 +470,8 @@ class VoiceGlue:
             return
         if isinstance(event, Failed):
             self._outcome = event.kind
+        if isinstance(event, StepDone) and event.choices:
+            self.choices = event.choices
         if self._chunker is None and isinstance(event, TextDelta | Finished):
             self._chunker, self._streamed = SentenceChunker(), False
         chunker = self._chunker

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.voice.answers import confirm, tokens
+from app.voice.answers import choose, confirm, tokens
 
 MORE_WORDS = frozenset(
     {"more", "continue", "go on", "keep going", "tell me more", "yes", "yes please", "sure", "ok"}
@@ -45,9 +45,16 @@ Reply = Confirmed | Unclear | More | Ask
 
 
 def interpret(
-    hearings: Sequence[str], *, confirming: bool, more_waiting: bool, lang: str = "en"
+    hearings: Sequence[str],
+    *,
+    confirming: bool,
+    more_waiting: bool,
+    lang: str = "en",
+    choices: Sequence[str] = (),
 ) -> Reply:
-    """What the user meant; `hearings` are the recogniser's alternatives, best first."""
+    """What the user meant; `hearings` are the recogniser's alternatives, best first.
+    `choices` are the items the assistant just asked the user to pick from ("Which one?"):
+    a reply that picks one ("the first one", its name) names it for the assistant."""
     best = hearings[0] if hearings else ""
     if confirming:
         answers = {confirm(text, lang) for text in hearings} - {"unclear"}
@@ -55,7 +62,8 @@ def interpret(
     words = tokens(best)
     if more_waiting and 0 < len(words) <= MORE_MAX_WORDS and _asks_for_more(words):
         return More()
-    return Ask(best)
+    picked = choose(best, choices, lang) if choices else None
+    return Ask(best if picked is None else f'{best} (I mean "{choices[picked]}")')
 
 
 def _asks_for_more(words: list[str]) -> bool:

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from app.agents import memory
-from app.agents.events import Event, Failed, Finished
+from app.agents.events import Event, Failed, Finished, StepDone
 from app.agents.loop import Limits
 from app.agents.results import CUT
 from app.agents.turn import ROLLED_BACK, run_turn
@@ -85,6 +85,8 @@ def test_a_shared_name_makes_the_agent_ask_which(store: Store) -> None:
     assert first.answer == "Which one: Spanish/Basics or French/Basics?"
     assert last_results(model.requests[1])[0].content["needs_choice"] is True
     assert events.steps() == ['Asked which one: 2 folders are named "Basics".']
+    [asked] = [e for e in events if isinstance(e, StepDone)]
+    assert asked.choices == ("Spanish/Basics", "French/Basics")  # a spoken reply can pick one
     assert store.find_words("hola") == []
     follow_up = ScriptedModel(
         reply("", call("ADD_WORD", folder="Spanish/Basics", term="hola")), "Added."

@@ -45,3 +45,18 @@ def test_more_is_a_request_when_nothing_is_waiting(said: str) -> None:
 )
 def test_a_sentence_is_a_request_even_with_more_waiting(said: str) -> None:
     assert interpret([said, "other"], confirming=False, more_waiting=True) == Ask(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("the first one", 'the first one (I mean "Biology/Cells")'),
+        ("chemistry cells", 'chemistry cells (I mean "Chemistry/Cells")'),
+        ("cells", "cells"),  # both are called Cells: the assistant asks again
+        ("neither, make a new one", "neither, make a new one"),
+    ],
+)
+def test_a_reply_to_which_one_names_the_choice(said: str, meant: str) -> None:
+    choices = ["Biology/Cells", "Chemistry/Cells"]
+    reply = interpret([said], confirming=False, more_waiting=False, choices=choices)
+    assert reply == Ask(meant)
