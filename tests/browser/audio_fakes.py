@@ -7,9 +7,6 @@ rejected one raises `fakes.JsException` carrying the DOMException's `name`, and 
 counts the proxies the code under test made and destroyed.
 """
 
-# The fakes keep the browser API's own names (getUserMedia, sampleRate), like fakes.py.
-# ruff: noqa: N802, N815
-
 from __future__ import annotations
 
 from array import array

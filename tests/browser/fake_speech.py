@@ -53,7 +53,7 @@ class Synthesis(EventTarget):
         self.waiting: list[Utterance] = []
         self.cancels = 0
 
-    def getVoices(self) -> list[Any]:  # noqa: N802 (the browser's name)
+    def getVoices(self) -> list[Any]:
         return list(self.shown)
 
     def list_voices(self) -> None:

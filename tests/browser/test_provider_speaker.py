@@ -2,9 +2,6 @@
 who speaks, the provider's audio played through the visualiser's analyser until it ends, cancel
 at every stage, blob URLs revoked, callbacks released, and the usage log."""
 
-# The fakes keep the browser API's own names (createObjectURL), like fakes.py.
-# ruff: noqa: N802
-
 from __future__ import annotations
 
 import asyncio

@@ -26,7 +26,7 @@ class File:
         self.size = len(data) if size is None else size
         self._data = data
 
-    async def arrayBuffer(self) -> Any:  # noqa: N802 - the browser's name
+    async def arrayBuffer(self) -> Any:
         if not self._data:
             raise JsException("NotReadableError")
         return SimpleNamespace(to_bytes=lambda: self._data)
