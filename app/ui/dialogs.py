@@ -30,9 +30,10 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Shift+Z or Ctrl+Y", "Redo"),
     ("Alt+↑", "Go to the parent folder"),
     ("A", "Open the assistant (Enter sends, Shift+Enter is a new line)"),
+    ("Ctrl+M (hold)", "Talk to the assistant; let go to send"),
     ("T", "Switch light / dark theme"),
     ("↑ ↓ Enter", "Move through and open search results"),
-    ("Esc", "Close a dialog, the search results or a form"),
+    ("Esc", "Stop listening or speaking; close a dialog, the search results or a form"),
     ("?", "Show this help"),
 )
 
