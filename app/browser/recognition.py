@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import js
 from pyodide.ffi import JsException, create_proxy
 
 from app.browser.dom import found, js_object
+from app.voice.ladder import OnDevice
 from app.voice.listening import (
     Alternative,
     AudioStart,
@@ -32,8 +33,7 @@ from app.voice.listening import (
     SpeechStart,
 )
 
-Availability = Literal["available", "downloadable", "downloading", "unavailable", "unsupported"]
-_ANSWERS: dict[str, Availability] = {
+_ANSWERS: dict[str, OnDevice] = {
     "available": "available",
     "downloadable": "downloadable",
     "downloading": "downloading",
@@ -60,7 +60,7 @@ def supported() -> bool:
     return _constructor() is not None
 
 
-async def availability(lang: str) -> Availability:
+async def availability(lang: str) -> OnDevice:
     """Whether this browser can recognise `lang` on this device."""
     recognition = _constructor()
     if recognition is None:

@@ -25,7 +25,6 @@ from app.browser.microphone import Microphone, MicrophoneError
 from app.browser.provider_listening import ProviderSession
 from app.browser.provider_speaker import ProviderSpeaker
 from app.browser.recognition import (
-    Availability,
     Session,
     availability,
     install,
@@ -39,7 +38,7 @@ from app.ui.assistant_controller import Refusal, Request
 from app.ui.voice_bar_view import LIVE, voice_bar, voice_live
 from app.ui.voice_meter import METER
 from app.voice.chunks import SentenceChunker
-from app.voice.ladder import Means, Rung, choose, transcriber
+from app.voice.ladder import Means, OnDevice, Rung, choose, transcriber
 from app.voice.listening import (
     AnswerDone,
     AnswerStarted,
@@ -119,7 +118,7 @@ class VoiceGlue:
         self._asked_at: float | None = None
         self._talk_key_down = False
         self._hushed: Request | None = None  # a spoken request whose answer is not to be said
-        self.on_device: Availability = "unsupported"
+        self.on_device: OnDevice = "unsupported"
         self.service_failed = False  # the browser's recogniser failed: the provider stands in
         self._clock: VoiceTurnClock | None = None  # the utterance being heard
         self._timed: tuple[Request, VoiceTurnClock] | None = None  # the request it became

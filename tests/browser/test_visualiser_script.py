@@ -1,31 +1,15 @@
-"""static/visualiser.js is valid JavaScript (node --check), exports what app/browser/microphone.py
-calls and is kept offline; e2e/test_microphone.py watches it draw."""
+"""static/visualiser.js exports what app/browser/microphone.py calls and is kept offline
+(tests/test_javascript.py parses it); e2e/test_microphone.py watches it draw."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
-
-import pytest
 
 from app.browser.microphone import VISUALISER
 from scripts.precache import later_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / VISUALISER
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
-def test_the_visualiser_module_parses() -> None:
-    result = subprocess.run(
-        ["node", "--check", "--input-type=module"],
-        input=SCRIPT.read_text(encoding="utf-8"),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def test_it_exports_what_the_browser_layer_calls() -> None:
