@@ -19,7 +19,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from bench import imports, scenarios, startup
+from bench import imports, scenarios, startup, voice
 from bench.browser import ROOT, chromium_version, serve
 from bench.report import missing, write
 from bench.workload import Size, build
@@ -40,11 +40,20 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--small-words", type=int, default=1_000, help="the small workload")
     parser.add_argument("--edits", type=int, help="edits timed per workload (60)")
     parser.add_argument("--deck-notes", type=int, help="notes in the imported deck (10000)")
+    parser.add_argument("--voice-timed", type=int, help="voice turns timed (30)")
+    parser.add_argument("--voice-turns", type=int, help="voice turns checked for leaks (100)")
+    parser.add_argument("--hold", type=int, help="seconds the visualiser is watched (5)")
     parser.add_argument("--json", type=Path, help="results file (bench/results.json)")
     parser.add_argument("--doc", type=Path, help="table file (docs/benchmarks.md)")
     args = parser.parse_args()
-    smoke = {"runs": 1, "words": 2_000, "folders": 50, "edits": 5, "deck_notes": 300}
-    full = {"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60, "deck_notes": 10_000}
+    smoke = {
+        **{"runs": 1, "words": 2_000, "folders": 50, "edits": 5, "deck_notes": 300},
+        **{"voice_timed": 2, "voice_turns": 2, "hold": 1},
+    }
+    full = {
+        **{"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60, "deck_notes": 10_000},
+        **{"voice_timed": 30, "voice_turns": 100, "hold": 5},
+    }
     for name, default in (smoke if args.smoke else full).items():
         if getattr(args, name) is None:
             setattr(args, name, default)
@@ -87,6 +96,7 @@ def _meta(args: argparse.Namespace, queries: int) -> dict[str, Any]:
             "queries": queries,
             "edits": args.edits,
             "deck_notes": args.deck_notes,
+            "voice_turns": args.voice_turns,
         },
     }
 
@@ -108,6 +118,14 @@ def main() -> None:
         )
         figures += scenarios.small(playwright, base_url, Path(data), small, args.edits)
         figures += imports.measure(playwright, base_url, IMPORT_RUNS, args.deck_notes)
+        figures += voice.measure(
+            playwright,
+            base_url,
+            timed=args.voice_timed,
+            turns=args.voice_turns,
+            hold_s=args.hold,
+            log=_log,
+        )
     print(write(figures, _meta(args, len(large.queries)), args.json, args.doc))
     _log(f"done in {time.monotonic() - started:.0f} s; wrote {args.json} and {args.doc}")
     if not_produced := missing(figures):

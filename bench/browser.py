@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,6 +122,7 @@ class Profile:
 
     context: BrowserContext
     base_url: str
+    also: tuple[str, ...] = ()  # other loopback servers the page may call (a provider emulator)
     outside: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -130,7 +131,8 @@ class Profile:
 
     def on_request(self, request: Any) -> None:
         url = str(request.url)
-        if not url.startswith((self.base_url + "/", "data:", "blob:")):
+        allowed = (self.base_url + "/", *(f"{origin}/" for origin in self.also))
+        if not url.startswith((*allowed, "data:", "blob:")):
             self.outside.append(url)
 
     def open(self, path: str) -> Page:
@@ -176,18 +178,28 @@ class Profile:
 
 
 @contextmanager
-def profile(playwright: Playwright, base_url: str) -> Iterator[Profile]:
+def profile(
+    playwright: Playwright,
+    base_url: str,
+    *,
+    scripts: Sequence[Path] = (),
+    flags: Sequence[str] = (),
+    also: Sequence[str] = (),
+) -> Iterator[Profile]:
+    """A fresh profile with the probe, then `scripts` (init scripts, in order), Chromium started
+    with `flags` as well, and requests allowed to the servers in `also` too."""
     user_data = tempfile.mkdtemp(prefix="lexical-bench-profile-")
     context = playwright.chromium.launch_persistent_context(
         user_data,
         executable_path=chromium.executable(),
         headless=True,
-        args=chromium.FLAGS,
+        args=[*chromium.FLAGS, *flags],
         viewport={"width": 1280, "height": 800},
     )
     try:
-        context.add_init_script(path=str(PROBE))
-        session = Profile(context, base_url)
+        for script in (PROBE, *scripts):
+            context.add_init_script(path=str(script))
+        session = Profile(context, base_url, tuple(also))
         context.on("page", session.watch)
         context.on("request", session.on_request)
         yield session
@@ -207,7 +219,11 @@ class Heap:
         self.js: list[float] = []
         self.buffers: list[float] = []
 
-    def sample(self) -> None:
+    def sample(self, *, collect: bool = False) -> None:
+        """One sample; `collect` runs V8's garbage collector first, so what is left is what
+        something still holds."""
+        if collect:
+            self._cdp.send("HeapProfiler.collectGarbage")
         usage = self._cdp.send("Runtime.getHeapUsage")
         self.js.append(usage["usedSize"] / 1e6)
         self.buffers.append(usage.get("backingStorageSize", 0) / 1e6)

@@ -75,6 +75,8 @@ def _number(value: float | None, unit: str) -> str:
         return f"{value / 1000:.2f} s"
     if unit == "ms":
         return f"{value:.1f} ms"
+    if unit == "count":
+        return f"{value:,.0f}"
     return f"{value:.1f} {unit}"
 
 

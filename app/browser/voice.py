@@ -481,6 +481,7 @@ class VoiceGlue:
                     self._timed[1].first_token(now())
                 self.feed(AnswerStarted(now()))
             for sentence in chunker.feed(event.text):
+                js.performance.mark("lexical:voice-sentence")  # make bench: → speech started
                 self._say(sentence)
         elif isinstance(event, Finished) and chunker is not None:
             sentences = chunker.flush() if self._streamed else speak_all(chunker, event.answer)

@@ -53,11 +53,13 @@ def test_table_shows_units_targets_and_misses() -> None:
             Figure("r", "Ratio", "x", 1.3, [1.3], 1.15),
             summarise("s", "Slow", [2500.0], target=2000.0),
             summarise("h", "Heap", [12.5], unit="MB"),
+            Figure("p", "Proxies", "count", 1200.0, [0.0, 1200.0], 0.0),
         ]
     )
     assert "| Ratio | 1.30× | ≤ 1.15× | **miss** |" in text
     assert "| Slow | 2.50 s | ≤ 2.00 s | **miss** |" in text
     assert "| Heap | 12.5 MB |  |  |" in text
+    assert "| Proxies | 1,200 | ≤ 0 | **miss** |" in text
 
 
 def test_write_keeps_the_text_around_the_markers(tmp_path: Path) -> None:
