@@ -52,6 +52,14 @@ def test_while_streaming_a_stop_at_the_very_end_is_not_yet_a_boundary() -> None:
     assert split_line("Hello wor", final=False) == ([], "Hello wor")
 
 
+@pytest.mark.parametrize("space", [" ", "\t", "\u00a0", "\u2003", "\x1f"])
+def test_any_space_ends_the_word_before_a_stop_streamed_or_whole(space: str) -> None:
+    line = f"Go.{space}e.g. this."
+    assert split_line(line) == (["Go.", "e.g. this."], "")
+    done, tail = split_line(line[:4], final=False)
+    assert done + split_line(tail + line[4:], line_start=False)[0] == ["Go.", "e.g. this."]
+
+
 # Mostly the characters that matter here, so the interesting cases come up often.
 lines = st.text(st.sampled_from("ab1. !?…。\"')Dr") | st.characters(exclude_characters="\n"))
 
