@@ -18,14 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 import js
 
-from app.agents import Confirmation, Event, Failed, Finished, TextDelta
+from app.agents import Confirmation, Event, Failed, Finished, StepDone, TextDelta
 from app.browser.commands import plain
 from app.browser.dom import by_id, found, replace_children
 from app.browser.microphone import Microphone, MicrophoneError
 from app.browser.recognition import Session, availability, now
+from app.speech.voices import choose_voice
 from app.ui.assistant_controller import Refusal, Request
 from app.ui.voice_bar_view import LIVE, voice_bar, voice_live
 from app.ui.voice_meter import METER
+from app.voice.answer_words import answer_words
 from app.voice.chunks import SentenceChunker
 from app.voice.listening import (
     AnswerDone,
@@ -51,9 +53,11 @@ from app.voice.listening import (
 from app.voice.listening import Event as Heard
 from app.voice.reply import Confirmed, More, Unclear, interpret
 from app.voice.speakable import more, speak
+from app.voice.word_voices import WordVoices
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
+    from app.tools.registry import Link
     from app.ui.nodes import El
 
 TICK_S = 0.1
@@ -89,6 +93,8 @@ class VoiceGlue:
         self._chunker: SentenceChunker | None = None
         self._streamed = False
         self.rest = ""  # what "more" says next of the last spoken answer
+        self._links: list[Link] = []  # of the spoken turn's steps: their words are said too
+        self._voices: WordVoices | None = None  # the turn's words, once its answer is said
         self._ask_after_speech = False
         self._done_after_speech = False
         self._asked_at: float | None = None
@@ -287,7 +293,7 @@ class VoiceGlue:
         elif isinstance(reply, More):
             spoken = more(self.rest)
             self.rest = spoken.rest
-            self._say(spoken.text)
+            self._say_answer(spoken.text)
             self._finish_after_speech()
         else:
             self._send(reply.text)
@@ -296,7 +302,7 @@ class VoiceGlue:
         controller = self.assistant.controller
         prepared = controller.prepare(text, spoken=True)
         if isinstance(prepared, Request):
-            self.rest = ""
+            self.rest, self._links, self._voices = "", [], None
             self.page.spawn(controller.run(prepared))
             return
         if isinstance(prepared, Refusal):
@@ -307,6 +313,21 @@ class VoiceGlue:
 
     def _say(self, text: str) -> None:
         self.speaker.enqueue(text, self.lang)
+
+    def _say_answer(self, text: str) -> None:
+        """Answer text, its collection words each in their own language."""
+        if self._voices is None:
+            voices = self.speaker.voices
+            words = answer_words(
+                self.assistant.store,
+                self.assistant.open_folder(),
+                self._links,
+                self.lang,
+                sayable=lambda lang: choose_voice(voices, lang) is not None,
+            )
+            self._voices = WordVoices(words, self.lang)
+        for piece, lang in self._voices.split(text):
+            self.speaker.enqueue(piece, lang)
 
     def _say_then_listen(self, text: str) -> None:
         self._ask_after_speech = True
@@ -339,6 +360,9 @@ class VoiceGlue:
         if event is None:
             self._finish_after_speech()
             return
+        if isinstance(event, StepDone) and event.link is not None:
+            self._links.append(event.link)
+            self._voices = None  # a word the answer may now name
         if self._chunker is None and isinstance(event, TextDelta | Finished):
             self._chunker, self._streamed = SentenceChunker(), False
         chunker = self._chunker
@@ -347,11 +371,11 @@ class VoiceGlue:
                 self._streamed = True
                 self.feed(AnswerStarted(now()))
             for sentence in chunker.feed(event.text):
-                self._say(sentence)
+                self._say_answer(sentence)
         elif isinstance(event, Finished) and chunker is not None:
             sentences = chunker.flush() if self._streamed else speak_all(chunker, event.answer)
             for sentence in sentences:
-                self._say(sentence)
+                self._say_answer(sentence)
             self.rest, self._chunker = chunker.rest, None
         elif isinstance(event, Failed):
             self._chunker = None

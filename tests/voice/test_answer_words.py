@@ -63,3 +63,12 @@ def test_only_the_first_words_of_a_big_folder_a_to_z() -> None:
         store.add_word(NewWord(folder_id=big, term=f"palabra {n:03}"))
     words = answer_words(store, big, [], "en")
     assert sorted(words) == [f"palabra {n:03}" for n in range(FOLDER_WORDS)]
+
+
+def test_words_in_a_language_nobody_can_say_are_left_to_the_answers_voice() -> None:
+    store = make_store()
+    mixed = folder(store, "Mixed", "es")
+    store.add_word(NewWord(folder_id=mixed, term="perro"))
+    store.add_word(NewWord(folder_id=mixed, term="ngiyabonga", lang="zu"))
+    words = answer_words(store, mixed, [], "en", sayable=lambda lang: lang != "zu")
+    assert words == {"perro": "es"}
