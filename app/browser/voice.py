@@ -360,7 +360,7 @@ class VoiceGlue:
         if event is None:
             self._finish_after_speech()
             return
-        if isinstance(event, StepDone) and event.link is not None:
+        if isinstance(event, StepDone) and event.link is not None and event.link.kind == "word":
             self._links.append(event.link)
             self._voices = None  # a word the answer may now name
         if self._chunker is None and isinstance(event, TextDelta | Finished):
