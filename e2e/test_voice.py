@@ -39,6 +39,7 @@ FOLDER_ANSWER = (
     "I made the folder **Cardiology**. It is empty for now. Say what to add and I will add it."
 )
 AORTA = "The aorta is the main artery. It carries blood from the heart to the body."
+PERRO = "In Spanish, a dog is **perro**. Try it!"
 
 
 def _answer(match: dict[str, Any], response: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -66,6 +67,7 @@ FIXTURES = [
         {"userMessage": "organise the folder", "hasToolResult": True}, {"content": "All tidy."}
     ),
     _answer({"userMessage": "what does aorta mean"}, {"content": AORTA}, chunkSize=12),
+    _answer({"userMessage": "how do I say dog"}, {"content": PERRO}, chunkSize=7),
     _answer({"model": MODEL, "userMessage": "never asked"}, {"content": "-"}),
 ]
 THANKS = "ありがとう"  # Japanese: the synthesis double has no Japanese voice
@@ -155,6 +157,27 @@ def test_push_to_talk_makes_a_folder_and_the_answer_is_spoken(talking: Page) -> 
     expect(page.locator("#ai-voice")).to_have_attribute("data-listening", "false")
     question = page.locator(".ai-question").last
     expect(question).to_have_text(re.compile("make a folder Cardiology"))
+
+
+def test_a_collection_word_in_an_answer_is_said_in_its_own_language(talking: Page) -> None:
+    page = talking
+    create_folder(page, "Spanish")
+    page.get_by_role("button", name="Edit", exact=True).click()
+    dialog(page).get_by_label("Language").fill("es")
+    dialog(page).get_by_role("button", name="Save").click()
+    expect(dialog(page)).to_be_hidden()
+    add_word(page, "perro", ["dog"])
+    hold_to_talk(page)
+    say(page, "how do I say dog")
+    page.mouse.up()
+    page.wait_for_function("window.__spoken.some(u => u.text.includes('Try it'))")
+    said: list[dict[str, Any]] = page.evaluate("window.__spoken")
+    assert [(u["text"], u["lang"], u["voice"]) for u in said] == [
+        ("In Spanish, a dog is ", "en-US", "English (America)"),
+        ("perro.", "es", "Spanish (Spain)"),
+        ("Try it!", "en-US", "English (America)"),
+    ]
+    screenshot(page, "voice-word-language")
 
 
 def test_a_spoken_deletion_is_confirmed_by_yes_and_another_declined_by_no(talking: Page) -> None:

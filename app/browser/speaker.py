@@ -144,7 +144,11 @@ class Speaker:
             self._worker = asyncio.ensure_future(self._drain())
 
     async def _drain(self) -> None:
-        self.on_start()
+        # Told once the first sentence is handed to the browser (at the first pause of `say`),
+        # so what listens (redraws, the usage log) never delays the speech itself; the end is
+        # told the same way, so it always comes after the start.
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self.on_start)
         try:
             while self._queue:
                 sentence, lang = self._queue.popleft()
@@ -154,7 +158,7 @@ class Speaker:
             self.on_error(error)
         finally:
             self._queue.clear()
-            self.on_end()
+            loop.call_soon(self.on_end)
 
     def cancel(self) -> None:
         """Stop speaking now and forget the queued sentences."""

@@ -33,10 +33,13 @@ from app.browser.recognition import (
 )
 from app.browser.settings_store import LocalCounter
 from app.llm.audio import AudioOptions, AudioUsage
+from app.speech.route import provider_speaks, speech_route
+from app.speech.voices import choose_voice
 from app.store.conversations import UsageEntry
 from app.ui.assistant_controller import Refusal, Request
 from app.ui.voice_bar_view import LIVE, voice_bar, voice_live
 from app.ui.voice_meter import METER
+from app.voice.answer_words import answer_words
 from app.voice.chunks import SentenceChunker
 from app.voice.ladder import Means, OnDevice, Rung, choose, transcriber
 from app.voice.listening import (
@@ -68,9 +71,11 @@ from app.voice.reply import Ask as NewRequest
 from app.voice.reply import Confirmed, More, Unclear, interpret
 from app.voice.speakable import more, speak
 from app.voice.timings import VoiceTurnClock
+from app.voice.word_voices import WordVoices
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
+    from app.tools.registry import Link
     from app.ui.nodes import El
 
 TICK_S = 0.1
@@ -113,6 +118,8 @@ class VoiceGlue:
         self._streamed = False
         self.rest = ""  # what "more" says next of the last spoken answer
         self.choices: tuple[str, ...] = ()  # what the last spoken answer asked to choose from
+        self._links: list[Link] = []  # of the spoken turn's steps: their words are said too
+        self._voices: WordVoices | None = None  # the turn's words, once its answer is said
         self._ask_after_speech = False
         self._done_after_speech = False
         self._asked_at: float | None = None
@@ -403,7 +410,7 @@ class VoiceGlue:
         elif isinstance(reply, More):
             spoken = more(self.rest)
             self.rest = spoken.rest
-            self._say(spoken.text)
+            self._say_answer(spoken.text)
             self._finish_after_speech()
         else:
             self._send(reply.text)
@@ -412,7 +419,7 @@ class VoiceGlue:
         controller = self.assistant.controller
         prepared = controller.prepare(text, spoken=True)
         if isinstance(prepared, Request):
-            self.rest, self.choices = "", ()
+            self.rest, self.choices, self._links, self._voices = "", (), [], None
             clock = self._clock or VoiceTurnClock()
             clock.request_sent(now())
             self._timed, self._clock, self._outcome = (prepared, clock), None, "ok"
@@ -426,6 +433,32 @@ class VoiceGlue:
 
     def _say(self, text: str) -> None:
         self.speaker.enqueue(text, self.lang)
+
+    def _say_answer(self, text: str) -> None:
+        """Answer text, its collection words each in their own language."""
+        if self._voices is None:
+            words = answer_words(
+                self.assistant.store,
+                self.assistant.open_folder(),
+                self._links,
+                self.lang,
+                sayable=self._sayable,
+            )
+            self._voices = WordVoices(words, self.lang)
+        for piece, lang in self._voices.split(text):
+            self.speaker.enqueue(piece, lang)
+
+    def _sayable(self, lang: str) -> bool:
+        """Someone can say a word in `lang`: a browser voice, or the provider standing in."""
+        assistant, settings = self.assistant, self.page.speech.voice.settings
+        route = speech_route(
+            lang,
+            has_voice=choose_voice(self.speaker.voices, lang, settings.preferred_voice(lang))
+            is not None,
+            provider=provider_speaks(assistant.settings.settings, configured=assistant.configured),
+            on_device_only=settings.on_device_only,
+        )
+        return route.path != "none"
 
     def _say_then_listen(self, text: str) -> None:
         self._ask_after_speech = True
@@ -469,8 +502,8 @@ class VoiceGlue:
             return
         if isinstance(event, Failed):
             self._outcome = event.kind
-        if isinstance(event, StepDone) and event.choices:
-            self.choices = event.choices
+        if isinstance(event, StepDone):
+            self._note_step(event)
         if self._chunker is None and isinstance(event, TextDelta | Finished):
             self._chunker, self._streamed = SentenceChunker(), False
         chunker = self._chunker
@@ -482,15 +515,23 @@ class VoiceGlue:
                 self.feed(AnswerStarted(now()))
             for sentence in chunker.feed(event.text):
                 js.performance.mark("lexical:voice-sentence")  # make bench: → speech started
-                self._say(sentence)
+                self._say_answer(sentence)
         elif isinstance(event, Finished) and chunker is not None:
             sentences = chunker.flush() if self._streamed else speak_all(chunker, event.answer)
             for sentence in sentences:
-                self._say(sentence)
+                self._say_answer(sentence)
             self.rest, self._chunker = chunker.rest, None
         elif isinstance(event, Failed):
             self._chunker = None
             self._say(speak(event.message).text)
+
+    def _note_step(self, step: StepDone) -> None:
+        """What a step of a spoken turn means for the next reply and for the voices."""
+        if step.choices:
+            self.choices = step.choices
+        if step.link is not None and step.link.kind == "word":
+            self._links.append(step.link)
+            self._voices = None  # a word the answer may now name
 
     def _log_turn(self, request: Request) -> None:
         """The turn is over: its timings go to the usage log once its first audio started

@@ -176,7 +176,9 @@ class AssistantController:
         host = self.host
         self._watch_recent()
         self.state.start(request.text)
-        host.render_panel()
+        # Drawn as soon as the request is on its way: the model's first words are what the
+        # user waits for, so the request goes out before the panel is rebuilt.
+        asyncio.get_running_loop().call_soon(host.render_panel)
         self.cancel = CancelToken()
         self.request = request
         try:

@@ -25,6 +25,7 @@ ABBREVIATIONS = frozenset(
 _STOP = re.compile(r"[.!?…。！？]+[\"'”’)\]»」』]*")
 _WIDE_STOPS = frozenset("。！？")
 _DOTTED = re.compile(r"(?:\w\.)+\w")
+_SPACES = re.compile(r"\s+")
 _OPENERS = "\"'“‘([¿¡«"
 
 
@@ -66,11 +67,12 @@ _CLOSERS = "\"'”’)]»」』"
 
 def _keeps_going(line: str, start: int, dot: int, line_start: bool) -> bool:
     """Whether the word before the "." at `dot` is one that a full stop does not end."""
-    space = max(line.rfind(" ", 0, dot), line.rfind("\t", 0, dot))
-    word = line[space + 1 : dot].lstrip(_OPENERS)
+    # Any whitespace ends the word, as it does where streaming strips it off a tail.
+    begins = max((space.end() for space in _SPACES.finditer(line, 0, dot)), default=0)
+    word = line[begins:dot].lstrip(_OPENERS)
     if not word:
         return False
-    first_word = line_start and start == 0 and not line[: space + 1].strip()
+    first_word = line_start and start == 0 and not line[:begins].strip()
     return (
         fold(word) in ABBREVIATIONS
         or (len(word) == 1 and word.isalpha())

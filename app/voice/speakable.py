@@ -122,19 +122,20 @@ def _is_cell(el: El) -> bool:
 _URL = re.compile(r"(?:https?://|mailto:|www\.)\S+", re.IGNORECASE)
 _TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>", re.DOTALL)
 # Markup that survives as literal text (unmatched or raw): dropped inside words, a space between.
-_MARKUP = str.maketrans(dict.fromkeys("*`~", "") | dict.fromkeys("_|[]<>\\{}", " "))
+# "#" goes too, even as a number sign ("#3"): a number sign kept at a sentence's start would
+# read as a heading once a cut for "Want more?" lands before it, and voices read it unevenly.
+_MARKUP = str.maketrans(dict.fromkeys("*`~", "") | dict.fromkeys("_|[]<>\\{}#", " "))
 # Emoji, pictographs and other symbols, their modifiers and joiners, private and unassigned
 # code points: nothing a voice should try to read.
 _SILENT = frozenset({"So", "Sk", "Co", "Cs", "Cn", "Cf"})
-_LEADING = re.compile(r"^(?:[#•·]+\s*|[-+]\s+)+")
-_HASHES = re.compile(r"#+(?!\d)")  # "#3" reads as "number 3"; other hashes are markup
+_LEADING = re.compile(r"^(?:[•·]+\s*|[-+]\s+)+")
 _SPACES = re.compile(r"\s+")
 _ENDS = re.compile(r"[.!?…。！？][\"'”’)»」』]*$")
 
 
 def _clean(text: str) -> str:
     """Plain words of a piece of text, or "" when nothing in it can be said."""
-    text = _HASHES.sub(" ", _TAG.sub(" ", _URL.sub(f" {LINK} ", text))).translate(_MARKUP)
+    text = _TAG.sub(" ", _URL.sub(f" {LINK} ", text)).translate(_MARKUP)
     text = "".join(
         " " if unicodedata.category(c) == "Cc" else c
         for c in text

@@ -3,8 +3,10 @@ clearly yes, in the user's language; silence and anything unclear never confirm.
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from app.text.fold import fold
@@ -68,10 +70,19 @@ def test_answers_are_read_in_the_users_language(reply: str, language: str, answe
     assert confirm(reply, language) == answer
 
 
+# Every English yes phrase contains one of these ("y" covers yes, yeah, okay…).
+YES_MARKS = (
+    *("y", "sure", "ok", "do it", "please do", "go ahead", "confirm", "correct"),
+    *("alright", "all right", "of course"),
+)
+
+
 @given(st.text())
+@example("ALL:RIGHT")  # "all right" is a yes; the list above once missed it
 def test_nothing_confirms_without_a_yes_word(reply: str) -> None:
     if confirm(reply) == "yes":
-        assert any(w in fold(reply) for w in ("y", "sure", "ok", "do it", "go ahead", "confirm"))
+        said = " ".join(re.findall(r"\w+", fold(reply)))
+        assert any(mark in said for mark in YES_MARKS)
 
 
 def test_a_no_never_becomes_yes_whatever_follows() -> None:

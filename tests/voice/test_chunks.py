@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.voice.chunks import SentenceChunker
@@ -84,6 +84,7 @@ def split_into_deltas(text: str, cuts: list[int]) -> list[str]:
 
 @settings(max_examples=300, deadline=None)
 @given(anything, st.lists(st.integers(0, 10_000), max_size=20), st.integers(1, 30))
+@example("**e.g. \x1fe.g. **Dr. ", [8], 2)  # a space other than " " before a word
 def test_any_split_into_deltas_says_the_same(text: str, cuts: list[int], budget: int) -> None:
     assert stream(split_into_deltas(text, cuts), budget) == stream([text], budget)
 

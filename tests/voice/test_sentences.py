@@ -4,7 +4,7 @@ text that is still streaming."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from app.voice.sentences import split_line, split_sentences
@@ -52,6 +52,14 @@ def test_while_streaming_a_stop_at_the_very_end_is_not_yet_a_boundary() -> None:
     assert split_line("Hello wor", final=False) == ([], "Hello wor")
 
 
+@pytest.mark.parametrize("space", [" ", "\t", "\u00a0", "\u2003", "\x1f"])
+def test_any_space_ends_the_word_before_a_stop_streamed_or_whole(space: str) -> None:
+    line = f"Go.{space}e.g. this."
+    assert split_line(line) == (["Go.", "e.g. this."], "")
+    done, tail = split_line(line[:4], final=False)
+    assert done + split_line(tail + line[4:], line_start=False)[0] == ["Go.", "e.g. this."]
+
+
 # Mostly the characters that matter here, so the interesting cases come up often.
 lines = st.text(st.sampled_from("ab1. !?…。\"')Dr") | st.characters(exclude_characters="\n"))
 
@@ -67,5 +75,6 @@ def test_streaming_never_decides_differently_from_the_whole_line(
 
 
 @given(st.text(st.sampled_from("ab1. !?\n…。") | st.characters()))
+@example("！0")  # a wide stop ends a sentence with no space after it: compare the characters
 def test_no_text_is_lost(text: str) -> None:
-    assert " ".join(whole(text)).split() == text.split()
+    assert "".join("".join(whole(text)).split()) == "".join(text.split())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.voice.speakable import CODE_NOTE, WANT_MORE, Spoken, more, speak, speakable
@@ -30,7 +30,7 @@ from app.voice.speakable import CODE_NOTE, WANT_MORE, Spoken, more, speak, speak
         ("~~old~~ new", "old new."),
         ("line one\nline two", "line one. line two."),
         ("snake_case and __init__", "snake case and init."),
-        ("Tag #vocab and ## stray, item #3", "Tag vocab and stray, item #3."),
+        ("Tag #vocab and ## stray, item #3", "Tag vocab and stray, item 3."),
         ("", ""),
     ],
 )
@@ -41,6 +41,10 @@ def test_markdown_becomes_plain_sentences(markdown: str, expected: str) -> None:
 def test_table_rows_become_sentences() -> None:
     table = "| Spanish | English |\n|---|---|\n| perro | dog |\n| gato | cat, *feline* |"
     assert speakable(f"Words:\n\n{table}") == "Words. perro: dog. gato: cat, feline."
+
+
+def test_a_number_sign_is_dropped_wherever_the_answer_is_cut() -> None:
+    assert speak("First. #2 is next.", budget=1) == Spoken(f"First. {WANT_MORE}", "2 is next.")
 
 
 def test_code_blocks_are_not_read_out() -> None:
@@ -90,6 +94,7 @@ def spoken_words(spoken: Spoken) -> list[str]:
 
 @settings(max_examples=300, deadline=None)
 @given(markdownish, st.integers(1, 100))
+@example("0_#0", 1)  # the cut left "#0." at the start of the rest
 def test_spoken_text_never_contains_markdown_and_keeps_to_the_budget(
     source: str, budget: int
 ) -> None:
