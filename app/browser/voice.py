@@ -113,6 +113,8 @@ class VoiceGlue:
         self._pending: deque[Heard] = deque()
         self._feeding = False
         self._ticker: asyncio.Task[None] | None = None
+        self._meter_wanted = self._meter_shown = False
+        self._meter_task: asyncio.Task[None] | None = None
         self._shown: View | None = None
         self._chunker: SentenceChunker | None = None
         self._streamed = False
@@ -235,7 +237,7 @@ class VoiceGlue:
 
     def redrawn(self) -> None:
         """The panel was drawn again: the live part and the level go into the new bar."""
-        self._shown = None
+        self._shown, self._meter_shown = None, False
         self._show()
 
     def _on_pointerup(self, _event: Any) -> None:
@@ -370,23 +372,37 @@ class VoiceGlue:
         toggle = bar.querySelector('[data-action="ai-conversation"]')
         if found(toggle):
             toggle.setAttribute("aria-pressed", "true" if self._conversation else "false")
-        self.page.spawn(self._meter(shown.indicator or shown.phase == "speaking"))
+        self._meter(shown.indicator or shown.phase == "speaking")
 
-    async def _meter(self, on: bool) -> None:
-        """The live level while the microphone listens; the visualiser is a nicety, so a
+    def _meter(self, on: bool) -> None:
+        """Show the live level while the microphone listens or the app speaks."""
+        self._meter_wanted = on
+        if self._meter_task is None or self._meter_task.done():
+            self._meter_task = asyncio.ensure_future(self._settle_meter())
+
+    async def _settle_meter(self) -> None:
+        """Bring the level to what is wanted, one change at a time: opening the microphone
+        takes a while, and a turn may end meanwhile. The visualiser is a nicety, so a
         microphone it cannot open is left to the recogniser to report."""
-        if not on:
-            self.mic.hide()
-            self.mic.close()
-            return
-        meter = js.document.querySelector(METER)
-        try:
-            if not self.mic.is_open:
-                await self.mic.open()
-            if found(meter):
-                await self.mic.show(meter)
-        except MicrophoneError as error:
-            js.console.info(f"No live level: {error}")
+        while True:
+            wanted = self._meter_wanted
+            if wanted and not self._meter_shown:
+                meter = js.document.querySelector(METER)
+                try:
+                    if not self.mic.is_open:
+                        await self.mic.open()
+                    if found(meter):
+                        await self.mic.show(meter)
+                        self._meter_shown = True
+                except MicrophoneError as error:
+                    js.console.info(f"No live level: {error}")
+                    return
+            elif not wanted:
+                self.mic.hide()
+                self.mic.close()
+                self._meter_shown = False
+            if self._meter_wanted == wanted:
+                return
 
     # --- what was said ------------------------------------------------------------------------
 
