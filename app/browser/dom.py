@@ -101,6 +101,18 @@ def js_object(**values: Any) -> Any:
     return to_js(values, dict_converter=js.Object.fromEntries)
 
 
+# The browser keeps every span until cleared: after this many, they start again, so a long
+# session's timeline stays small (a benchmark scenario takes far fewer).
+SPANS_KEPT = 10_000
+
+
+class _Timeline:
+    spans = 0
+
+
+_timeline = _Timeline()
+
+
 @contextmanager
 def measured(name: str) -> Iterator[None]:
     """A span on the browser's performance timeline, `performance.measure("lexical:<name>")`:
@@ -112,3 +124,7 @@ def measured(name: str) -> Iterator[None]:
         yield
     finally:
         js.performance.measure(f"lexical:{name}", js_object(start=start))
+        _timeline.spans += 1
+        if _timeline.spans >= SPANS_KEPT:
+            js.performance.clearMeasures()
+            _timeline.spans = 0

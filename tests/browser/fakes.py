@@ -435,6 +435,9 @@ class Performance:
     def measure(self, name: str, _options: Any) -> None:
         self.measures.append(name)
 
+    def clearMeasures(self) -> None:
+        self.measures.clear()
+
 
 def to_js(obj: Any, *, dict_converter: Callable[[Iterable[Any]], Any] | None = None) -> Any:
     if dict_converter is not None and isinstance(obj, dict):

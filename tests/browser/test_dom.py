@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import js
+import pytest
 from pyodide.ffi import jsnull
 
+from app.browser import dom
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
 from app.ui.nodes import h
 from tests.browser.fakes import Document, Element
@@ -61,3 +63,12 @@ def test_measured_spans_are_named_and_closed_after_errors() -> None:
     except ValueError:
         pass
     assert js.performance.measures == ["lexical:search"]
+
+
+def test_a_long_session_keeps_a_bounded_timeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dom, "SPANS_KEPT", 5)
+    monkeypatch.setattr(dom._timeline, "spans", 0)
+    for _ in range(12):
+        with measured("dom"):
+            pass
+    assert len(js.performance.measures) == 2  # cleared after the 5th and the 10th
