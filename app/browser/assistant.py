@@ -209,7 +209,7 @@ class Assistant:
             self.controller.refuse(prepared)
         elif prepared is not None:
             box.value = ""
-            self.page.spawn(self.controller.run(prepared))
+            self.page.spawn(self.controller.run(prepared), now=True)
 
     def ask_about_missed(self) -> None:
         """From a study summary: the Scholar explains the words just missed (it only reads)."""

@@ -101,8 +101,8 @@ def js_object(**values: Any) -> Any:
     return to_js(values, dict_converter=js.Object.fromEntries)
 
 
-# The browser keeps every span until cleared: after this many, they start again, so a long
-# session's timeline stays small (a benchmark scenario takes far fewer).
+# The browser keeps every span and mark until cleared: after this many, they start again, so a
+# long session's timeline stays small (a benchmark scenario takes far fewer).
 SPANS_KEPT = 10_000
 
 
@@ -124,7 +124,18 @@ def measured(name: str) -> Iterator[None]:
         yield
     finally:
         js.performance.measure(f"lexical:{name}", js_object(start=start))
-        _timeline.spans += 1
-        if _timeline.spans >= SPANS_KEPT:
-            js.performance.clearMeasures()
-            _timeline.spans = 0
+        _kept()
+
+
+def mark(name: str) -> None:
+    """A moment on the timeline, `performance.mark("lexical:<name>")`, for `make bench`."""
+    js.performance.mark(f"lexical:{name}")
+    _kept()
+
+
+def _kept() -> None:
+    _timeline.spans += 1
+    if _timeline.spans >= SPANS_KEPT:
+        js.performance.clearMeasures()
+        js.performance.clearMarks()
+        _timeline.spans = 0

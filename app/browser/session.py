@@ -8,7 +8,6 @@ state) when the writing tab closes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import js
@@ -20,6 +19,7 @@ from app.browser.local_storage import mapping_memory
 from app.browser.network import NetworkStatus
 from app.browser.study import local_utc_offset
 from app.browser.tabs import EditChannel, WriterLock
+from app.browser.tasks import start_now
 from app.saving import SaveQueue, SaveStatus
 from app.store.changes import Changeset
 from app.store.durability import Durability
@@ -34,17 +34,6 @@ READ_ONLY = (
     "Lexical is open in another tab, which is the one that saves changes. This tab follows it "
     "live and is read-only; close the other tab to edit here."
 )
-
-
-def _start_now(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-    """Run `coro` up to its first wait right away, so an edit's log write is already on its
-    way to IndexedDB while the page redraws. JS event handlers run without a running loop
-    under Pyodide's stack switching, so the WebLoop is registered first (as it does itself
-    before each callback it runs)."""
-    loop = asyncio.get_event_loop()
-    if asyncio._get_running_loop() is None:
-        asyncio._set_running_loop(loop)
-    return asyncio.Task(coro, loop=loop, eager_start=True)
 
 
 class Session:
@@ -63,7 +52,7 @@ class Session:
             self._persist,
             self.page.show_status,
             when_saved=self._snapshot_if_due,
-            start=_start_now,
+            start=start_now,
         )
         self._followed = durability.seq
         self.assistant: Assistant | None = None

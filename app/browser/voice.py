@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import js
 
-from app.agents import Confirmation, Event, Failed, Finished, StepDone, TextDelta
+from app.agents import Confirmation, Event, Failed, Finished, Routed, StepDone, TextDelta
 from app.browser.commands import plain
-from app.browser.dom import by_id, found, replace_children
+from app.browser.dom import by_id, found, mark, replace_children
 from app.browser.microphone import Microphone, MicrophoneError
 from app.browser.provider_listening import ProviderSession
 from app.browser.provider_speaker import ProviderSpeaker
@@ -439,7 +439,7 @@ class VoiceGlue:
             clock = self._clock or VoiceTurnClock()
             clock.request_sent(now())
             self._timed, self._clock, self._outcome = (prepared, clock), None, "ok"
-            self.page.spawn(controller.run(prepared))
+            self.page.spawn(controller.run(prepared), now=True)
             return
         if isinstance(prepared, Refusal):
             controller.refuse(prepared)
@@ -453,16 +453,21 @@ class VoiceGlue:
     def _say_answer(self, text: str) -> None:
         """Answer text, its collection words each in their own language."""
         if self._voices is None:
-            words = answer_words(
-                self.assistant.store,
-                self.assistant.open_folder(),
-                self._links,
-                self.lang,
-                sayable=self._sayable,
-            )
-            self._voices = WordVoices(words, self.lang)
+            self._voices = self._word_voices()
         for piece, lang in self._voices.split(text):
             self.speaker.enqueue(piece, lang)
+
+    def _word_voices(self) -> WordVoices:
+        """The words the answer may name and their languages: found when the turn starts and
+        after each step that touches a word, so the first sentence is not kept waiting."""
+        words = answer_words(
+            self.assistant.store,
+            self.assistant.open_folder(),
+            self._links,
+            self.lang,
+            sayable=self._sayable,
+        )
+        return WordVoices(words, self.lang)
 
     def _sayable(self, lang: str) -> bool:
         """Someone can say a word in `lang`: a browser voice, or the provider standing in."""
@@ -520,6 +525,12 @@ class VoiceGlue:
             self._outcome = event.kind
         if isinstance(event, StepDone):
             self._note_step(event)
+        elif isinstance(event, Routed):
+            self._voices = self._word_voices()
+        self._speak_answer(event)
+
+    def _speak_answer(self, event: Event) -> None:
+        """Say the answer as it streams: each sentence as soon as it is complete."""
         if self._chunker is None and isinstance(event, TextDelta | Finished):
             self._chunker, self._streamed = SentenceChunker(), False
         chunker = self._chunker
@@ -530,7 +541,7 @@ class VoiceGlue:
                     self._timed[1].first_token(now())
                 self.feed(AnswerStarted(now()))
             for sentence in chunker.feed(event.text):
-                js.performance.mark("lexical:voice-sentence")  # make bench: → speech started
+                mark("voice-sentence")  # make bench: from here to speech started
                 self._say_answer(sentence)
         elif isinstance(event, Finished) and chunker is not None:
             sentences = chunker.flush() if self._streamed else speak_all(chunker, event.answer)
@@ -547,7 +558,7 @@ class VoiceGlue:
             self.choices = step.choices
         if step.link is not None and step.link.kind == "word":
             self._links.append(step.link)
-            self._voices = None  # a word the answer may now name
+            self._voices = self._word_voices()  # a word the answer may now name
 
     def _log_turn(self, request: Request) -> None:
         """The turn is over: its timings go to the usage log once its first audio started

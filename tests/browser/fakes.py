@@ -435,8 +435,14 @@ class Performance:
     def measure(self, name: str, _options: Any) -> None:
         self.measures.append(name)
 
+    def mark(self, name: str) -> None:
+        self.measures.append(name)
+
     def clearMeasures(self) -> None:
         self.measures.clear()
+
+    def clearMarks(self) -> None:
+        pass
 
 
 def to_js(obj: Any, *, dict_converter: Callable[[Iterable[Any]], Any] | None = None) -> Any:

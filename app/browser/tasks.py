@@ -1,0 +1,18 @@
+"""Starting Python work from a browser event at once, instead of on a later turn of the loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+
+def start_now(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    """Run `coro` up to its first wait right away (an edit's log write, a request to the
+    model, is then already on its way while the page redraws). JS event handlers run without
+    a running loop under Pyodide's stack switching, so the WebLoop is registered first (as it
+    does itself before each callback it runs)."""
+    loop = asyncio.get_event_loop()
+    if asyncio._get_running_loop() is None:
+        asyncio._set_running_loop(loop)
+    return asyncio.Task(coro, loop=loop, eager_start=True)
