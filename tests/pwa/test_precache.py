@@ -180,11 +180,14 @@ def test_scripts_the_browser_code_imports_later_are_kept_with_all_they_load(site
         later_modules(site)
 
 
-def test_the_charts_are_kept_for_offline_use_but_not_loaded_at_startup() -> None:
+@pytest.mark.parametrize("script", ["charts.js", "visualiser.js"])
+def test_scripts_loaded_later_are_kept_for_offline_use_but_not_loaded_at_startup(
+    script: str,
+) -> None:
     root = Path(__file__).resolve().parents[2]
     page = (root / "index.html").read_text()
-    assert "charts.js" not in page and "uplot" not in page.lower()
-    assert "./static/charts.js" in {
+    assert script not in page and "uplot" not in page.lower()
+    assert f"./static/{script}" in {
         url
         for path in (root / "app" / "browser").glob("*.py")
         for url in LATER_MODULE.findall(path.read_text())
