@@ -90,15 +90,25 @@ def _turn(page: Page) -> dict[str, list[float]]:
     return dict(page.evaluate("__benchVoice.take()"))
 
 
+# What the page keeps that is not the app's: the speech doubles' records of every recogniser
+# and utterance, and the browser's performance timeline (resource timings are capped by the
+# browser, the app's spans and marks by the app itself: app/browser/dom.py SPANS_KEPT).
+FORGET = """() => {
+  window.__spoken.length = 0;
+  window.__speech.instances.splice(0);
+  performance.clearMeasures();
+  performance.clearMarks();
+  performance.clearResourceTimings();
+}"""
+
+
 def _checkpoint(page: Page, heap: Heap) -> dict[str, float]:
     """After a new conversation (the panel drops the old one's turns, the store keeps them)
-    and garbage collection in Python and in V8: the JS heap and the live proxies. The browser's
-    performance timeline is emptied first: it holds the app's spans and marks for DevTools and
-    this bench (a dozen a turn), which the app itself empties after 10,000 (app/browser/dom.py
-    SPANS_KEPT), so they are bounded and not what this figure is after."""
+    and garbage collection in Python and in V8: the JS heap and the live proxies, after the
+    page forgets what is not the app's (`FORGET`)."""
     page.get_by_role("button", name="New conversation").click()
     page.wait_for_function("document.querySelector('#save-status').dataset.state !== 'saving'")
-    page.evaluate("performance.clearMeasures(); performance.clearMarks()")
+    page.evaluate(FORGET)
     counts = dict(page.evaluate("__benchVoice.proxies()"))
     heap.sample(collect=True)
     return {"heap_kb": heap.js[-1] * 1000, **counts}

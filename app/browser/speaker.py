@@ -20,6 +20,7 @@ import js
 from pyodide.ffi import create_proxy
 
 from app.browser.dom import found
+from app.browser.tasks import start_now
 from app.speech.outcome import STOPPED, TIMED_OUT, UNSUPPORTED, SpeechError, failure, patience_s
 from app.speech.settings import VoiceSettings
 from app.speech.voices import Voice, choose_voice, no_voice_message
@@ -141,7 +142,8 @@ class Speaker:
             return
         self._queue.append((sentence, lang))
         if self._worker is None or self._worker.done():
-            self._worker = asyncio.ensure_future(self._drain())
+            # The first sentence reaches the browser before this returns.
+            self._worker = start_now(self._drain())
 
     async def _drain(self) -> None:
         # Told once the first sentence is handed to the browser (at the first pause of `say`),
