@@ -78,6 +78,14 @@ def create_folder(
     return current_folder_id(page)
 
 
+def set_folder_language(page: Page, lang: str) -> None:
+    """Give the open folder a default language through its Edit dialog."""
+    page.get_by_role("button", name="Edit", exact=True).click()
+    dialog(page).get_by_label("Language").fill(lang)
+    dialog(page).get_by_role("button", name="Save").click()
+    expect(dialog(page)).to_be_hidden()
+
+
 def add_form(page: Page) -> Locator:
     return page.get_by_role("form", name="Add a word")
 

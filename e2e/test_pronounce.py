@@ -16,7 +16,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from e2e.accessibility import violations
 from e2e.conftest import open_app, screenshot
-from e2e.lexical_ui import add_word, create_folder, dialog, toast, word_item
+from e2e.lexical_ui import add_word, create_folder, dialog, set_folder_language, toast, word_item
 
 SYNTHESIS_DOUBLE = Path(__file__).with_name("synthesis_double.js")
 
@@ -60,10 +60,7 @@ def test_words_are_pronounced_in_their_language(speaking: Page) -> None:
 def test_a_word_takes_its_folders_language(speaking: Page) -> None:
     app = speaking
     create_folder(app, "German")
-    app.get_by_role("button", name="Edit", exact=True).click()
-    dialog(app).get_by_label("Language").fill("de")
-    dialog(app).get_by_role("button", name="Save").click()
-    expect(dialog(app)).to_be_hidden()
+    set_folder_language(app, "de")
     add_word(app, "Hund", ["dog"])
     app.get_by_role("button", name="Pronounce Hund").click()
     [said] = spoken(app, 1)

@@ -27,6 +27,7 @@ from e2e.lexical_ui import (
     create_folder,
     dialog,
     open_assistant,
+    set_folder_language,
     toast,
     tree_link,
 )
@@ -162,10 +163,7 @@ def test_push_to_talk_makes_a_folder_and_the_answer_is_spoken(talking: Page) -> 
 def test_a_collection_word_in_an_answer_is_said_in_its_own_language(talking: Page) -> None:
     page = talking
     create_folder(page, "Spanish")
-    page.get_by_role("button", name="Edit", exact=True).click()
-    dialog(page).get_by_label("Language").fill("es")
-    dialog(page).get_by_role("button", name="Save").click()
-    expect(dialog(page)).to_be_hidden()
+    set_folder_language(page, "es")
     add_word(page, "perro", ["dog"])
     hold_to_talk(page)
     say(page, "how do I say dog")

@@ -9,11 +9,9 @@ is never written back into the page.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import js
-
-from app.browser.dom import by_id, found, replace_children
+from app.browser.dom import by_id, form_fields, found, replace_children
 from app.browser.fetch import FetchTransport
 from app.browser.settings_store import SettingsStore
 from app.domain import InvalidInput
@@ -30,10 +28,6 @@ if TYPE_CHECKING:
     from app.browser.app import Page
 
 TESTING = "Asking the provider…"
-
-
-def form_fields(form: Any) -> dict[str, str]:
-    return {str(k): str(v) for k, v in js.Array.from_(js.FormData.new(form).entries())}
 
 
 class SettingsDialog:

@@ -18,7 +18,16 @@ from pyodide.ffi import create_proxy
 
 from app.browser.closing import DialogCloser
 from app.browser.commands import Command
-from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
+from app.browser.dom import (
+    Region,
+    by_id,
+    data,
+    form_fields,
+    found,
+    js_object,
+    measured,
+    replace_children,
+)
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
 from app.browser.pronounce import SpeechGlue
@@ -40,7 +49,7 @@ REVEAL_FRAMES = 12  # enough to settle a row among rows of any height; bounded a
 
 
 def _form_data(form: Any) -> dict[str, str]:
-    fields = {str(k): str(v) for k, v in js.Array.from_(js.FormData.new(form).entries())}
+    fields = form_fields(form)
     for key in ("folder", "parent"):
         value = data(form, key)
         if value is not None and key not in fields:

@@ -96,6 +96,11 @@ def found(value: T | JsNull | None) -> TypeIs[T]:
     return value is not None and value is not jsnull
 
 
+def form_fields(form: Any) -> dict[str, str]:
+    """A form's named fields and their values, as the browser would submit them."""
+    return {str(k): str(v) for k, v in js.Array.from_(js.FormData.new(form).entries())}
+
+
 def js_object(**values: Any) -> Any:
     """A plain JS object (options bags, records), not the Map that to_js makes of a dict."""
     return to_js(values, dict_converter=js.Object.fromEntries)

@@ -28,7 +28,7 @@ from app.llm.errors import ProviderError
 from app.llm.synthesize import Audio, synthesize
 from app.llm.transport import Transport
 from app.speech.outcome import FAILED, FAILURES, SpeechError
-from app.speech.route import provider_speaks, speech_route
+from app.speech.route import SpeechRoute, provider_speaks, speech_route
 from app.speech.settings import VoiceSettings
 from app.speech.voices import choose_voice
 
@@ -51,18 +51,24 @@ class ProviderSpeaker:
         self._options = options
         self._cancel: CancelToken | None = None
 
+    def route(self, lang: str, settings: VoiceSettings | None = None) -> SpeechRoute:
+        """Who would say something in `lang` now, with the voices listed so far."""
+        settings = settings or self._speaker.settings()
+        voice = choose_voice(self._speaker.voices, lang, settings.preferred_voice(lang))
+        return speech_route(
+            lang,
+            has_voice=voice is not None,
+            provider=provider_speaks(self._provider.settings, configured=self._provider.configured),
+            on_device_only=settings.on_device_only,
+        )
+
     async def speak(self, text: str, lang: str, settings: VoiceSettings | None = None) -> bool:
         """Say `text` in `lang`: True once said, False if cancelled. Raises SpeechError with
         a sentence when nobody can say it or saying it failed."""
         settings = settings or self._speaker.settings()
-        voices = await self._speaker.ready_voices()
+        await self._speaker.ready_voices()
         provider = self._provider.settings
-        route = speech_route(
-            lang,
-            has_voice=choose_voice(voices, lang, settings.preferred_voice(lang)) is not None,
-            provider=provider_speaks(provider, configured=self._provider.configured),
-            on_device_only=settings.on_device_only,
-        )
+        route = self.route(lang, settings)
         if route.path == "browser":
             return await self._speaker.speak(text, lang, settings)
         if route.path == "none":

@@ -33,8 +33,6 @@ from app.browser.recognition import (
 )
 from app.browser.settings_store import LocalCounter
 from app.llm.audio import AudioOptions, AudioUsage
-from app.speech.route import provider_speaks, speech_route
-from app.speech.voices import choose_voice
 from app.store.conversations import UsageEntry
 from app.ui.assistant_controller import Refusal, Request
 from app.ui.voice_bar_view import LIVE, voice_bar, voice_live
@@ -465,21 +463,9 @@ class VoiceGlue:
             self.assistant.open_folder(),
             self._links,
             self.lang,
-            sayable=self._sayable,
+            sayable=lambda lang: self.provider_voice.route(lang).path != "none",
         )
         return WordVoices(words, self.lang)
-
-    def _sayable(self, lang: str) -> bool:
-        """Someone can say a word in `lang`: a browser voice, or the provider standing in."""
-        assistant, settings = self.assistant, self.page.speech.voice.settings
-        route = speech_route(
-            lang,
-            has_voice=choose_voice(self.speaker.voices, lang, settings.preferred_voice(lang))
-            is not None,
-            provider=provider_speaks(assistant.settings.settings, configured=assistant.configured),
-            on_device_only=settings.on_device_only,
-        )
-        return route.path != "none"
 
     def _say_then_listen(self, text: str) -> None:
         self._ask_after_speech = True

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import js
 
 from app.browser.commands import Command, plain
-from app.browser.dom import by_id, found, replace_children
+from app.browser.dom import by_id, form_fields, found, replace_children
 from app.browser.local_storage import get, put
 from app.browser.speaker import Speaker
 from app.domain import InvalidInput
@@ -97,9 +97,6 @@ class VoiceDialog:
         form = by_id("voice-settings-form")
         if not found(form):
             return None
-        # The AI layer is loaded by then (the assistant starts right after the page).
-        from app.browser.ai_settings import form_fields  # noqa: PLC0415
-
         try:
             return settings_from_fields(form_fields(form), self.settings)
         except InvalidInput as exc:
