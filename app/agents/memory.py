@@ -38,10 +38,16 @@ def window(messages: Sequence[Message], limit: int) -> list[Message]:
     return [messages[last], *[Message(role="assistant", text=a.text) for a in answers[-1:]]]
 
 
-def load(store: Store, conversation_id: ConversationId) -> tuple[list[Message], References]:
+def load(
+    store: Store, conversation_id: ConversationId, limit: int
+) -> tuple[list[Message], References]:
+    """The window of `limit` messages to send and the conversation's references, reading
+    only the newest messages: a long conversation costs a turn no more than a short one."""
     info = store.conversations.get(conversation_id)
-    messages = [Message.model_validate(m.body) for m in store.conversations.messages(info.id)]
-    return messages, References.from_json(info.refs)
+    recent = store.conversations.recent_messages(info.id, max(limit, MIN_WINDOW))
+    return window([Message.model_validate(m.body) for m in recent], limit), References.from_json(
+        info.refs
+    )
 
 
 def save_turn(

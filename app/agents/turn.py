@@ -123,7 +123,7 @@ async def run_agent(
     history: list[Message] = []
     if conversation_id is not None:
         try:
-            history, turn.refs = memory.load(store, conversation_id)
+            history, turn.refs = memory.load(store, conversation_id, limits.history_messages)
         except LexicalError as exc:
             turn.conversation_id = None
             return turn.fail("missing", exc.message)
@@ -139,7 +139,6 @@ async def run_agent(
     system = f"{spec.prompt}\n\n{build_context(store, view, turn.refs)}"
     if spoken:
         system = voice_prompt(system)
-    window = memory.window(history, limits.history_messages)
     changes: list[Changeset] = []
     unsubscribe = store.subscribe(changes.append)
     try:
@@ -148,7 +147,7 @@ async def run_agent(
                 client,
                 dispatcher,
                 system=system,
-                history=window,
+                history=history,
                 user_text=text,
                 limits=limits,
                 on_text=turn.on_text,

@@ -172,6 +172,22 @@ class Conversations:
         )
         return [_message(r) for r in rows]
 
+    def recent_messages(self, conversation_id: ConversationId, limit: int) -> list[StoredMessage]:
+        """The newest `limit` messages in order or, when none of them is the user's, all since
+        the user's newest: what a window of history can be cut from without reading it all."""
+        rows = self._db.all(
+            "SELECT * FROM (SELECT * FROM message WHERE conversation_id = ? ORDER BY id DESC "
+            "LIMIT ?) ORDER BY id",
+            (conversation_id, limit),
+        )
+        if rows and all(r["role"] != "user" for r in rows):
+            rows = self._db.all(
+                "SELECT * FROM message WHERE conversation_id = ? AND id >= (SELECT max(id) "
+                "FROM message WHERE conversation_id = ? AND role = 'user') ORDER BY id",
+                (conversation_id, conversation_id),
+            )
+        return [_message(r) for r in rows]
+
     def start(self, first_text: str, agent: str) -> ConversationId:
         with self._history.apart("New conversation"):
             values = {"title": _title(first_text) or "Conversation", "agent": agent}

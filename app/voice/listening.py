@@ -301,7 +301,8 @@ def _recognition(state: Listener, event: Event) -> Step:
         case SpeechStart():
             return _speech_start(state)
         case Result(segments=segments):
-            return _result(replace(state, seen=len(segments)), segments), ()
+            state = _result(replace(state, seen=len(segments)), segments)
+            return _send(state) if _released_and_heard(state) else (state, ())
         case SpeechEnd():
             return _count_down(state), ()
         case RecognitionEnd():
@@ -401,6 +402,13 @@ def _result(state: Listener, segments: tuple[Segment, ...]) -> Listener:
     if heard and not talking:
         return replace(state, phase="heard", deadline=state.now + state.silence)
     return replace(state, phase="listening", deadline=None)
+
+
+def _released_and_heard(state: Listener) -> bool:
+    """Push-to-talk after release: the recogniser's final words are all there is to wait
+    for (its "end" comes a few milliseconds later and adds nothing)."""
+    stopped = state.mode == "push_to_talk" and not state.held and state.recognizer == "stopping"
+    return stopped and state.phase == "heard" and not _transcript(state.segments)
 
 
 def _count_down(state: Listener) -> Listener:

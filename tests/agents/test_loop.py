@@ -119,7 +119,7 @@ def test_model_calls_are_limited_even_when_it_talks(store: Store) -> None:
     assert model.requests[-1].tool_choice == "none"
     assert result.answer == "Ignoring you"  # tool calls made despite "none" are dropped
     assert events.steps() == ["Looked at the folders of the collection"] * 2
-    [*_, last] = memory.load(store, result.conversation_id)[0]  # type: ignore[arg-type]
+    [*_, last] = memory.load(store, result.conversation_id, 100)[0]  # type: ignore[arg-type]
     assert last.tool_calls == ()
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.agents.memory import window
+from app.agents.memory import load, save_turn, window
 from app.llm.messages import Message, ToolCall, ToolResult
+from app.store import Store
+from app.store.db import Database
+from app.tools.workspace import References
 
 
 def _exchange(n: int, tool_rounds: int) -> list[Message]:
@@ -55,3 +58,24 @@ def test_the_window_is_always_a_valid_conversation(rounds: list[int], limit: int
     assert _calls_answered(kept)
     assert len(kept) <= max(limit, 2)
     assert kept[-1].text == f"a{len(rounds) - 1}"
+
+
+@given(st.lists(st.integers(0, 4), max_size=8), st.integers(0, 30))
+def test_the_window_loaded_from_the_store_is_the_window_of_everything(
+    rounds: list[int], limit: int
+) -> None:
+    store = Store(Database.open())
+    refs = References()
+    conversation = None
+    for n, r in enumerate(rounds):
+        conversation = save_turn(
+            store,
+            conversation_id=conversation,
+            agent="architect",
+            messages=_exchange(n, r),
+            steps=(),
+            refs=refs,
+        )
+    history = [m for n, r in enumerate(rounds) for m in _exchange(n, r)]
+    if conversation is not None:
+        assert load(store, conversation, limit)[0] == window(history, limit)

@@ -95,6 +95,27 @@ def test_push_to_talk_sends_what_was_said_when_released() -> None:
     assert (effects, view(state).phase, view(state).indicator) == ([], "idle", False)
 
 
+def test_after_release_the_final_result_sends_without_waiting_for_the_end() -> None:
+    # A recogniser delivers what was said after stop() and only then "end": the request goes
+    # out with the final result, and the late "end" sends nothing more.
+    state, _ = run([Press(0.0), *opening(), Result(0.5, (interim("what does aorta"),))])
+    state, effects = run([Release(0.6)], state)
+    assert effects == [StopRecognition()] and view(state).status == "Sending…"
+    state, effects = run([Result(0.7, (final("what does aorta mean"),))], state)
+    assert effects == [Send("what does aorta mean", ("what does aorta mean",))]
+    state, effects = run([SpeechEnd(0.71), RecognitionEnd(0.72)], state)
+    assert effects == [] and view(state).phase == "thinking"
+
+
+def test_after_release_a_result_still_interim_waits_for_the_rest() -> None:
+    state, _ = run([Press(0.0), *opening(), Result(0.5, (interim("make a"),))])
+    state, _ = run([Release(0.6)], state)
+    state, effects = run([Result(0.7, (final("make a"), interim("folder")))], state)
+    assert effects == []
+    state, effects = run([Result(0.8, (final("make a"), final("folder")))], state)
+    assert effects == [Send("make a folder", ("make a folder",))]
+
+
 def test_releasing_without_words_sends_nothing_and_says_so() -> None:
     state, effects = run(
         [Press(0.0), *opening(), Release(0.5), SpeechEnd(0.6), RecognitionEnd(0.7)]
