@@ -34,9 +34,9 @@ from app.browser.pronounce import SpeechGlue
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
-from app.browser.tasks import start_now
 from app.browser.transfer import TransferGlue, repaint, save_download
 from app.saving import SaveStatus
+from app.tasks import start_now
 from app.ui.controller import Controller
 from app.ui.folder_view import READ_ONLY_STUDY
 from app.ui.routes import Route
@@ -222,7 +222,7 @@ class Page:
 
     def spawn(self, work: Coroutine[Any, Any, None], *, now: bool = False) -> None:
         """Run `work` in the background, kept alive until it ends; `now` runs it up to its
-        first wait before returning (app/browser/tasks.py)."""
+        first wait before returning (app/tasks.py)."""
         task = start_now(work) if now else asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

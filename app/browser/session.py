@@ -19,11 +19,11 @@ from app.browser.local_storage import mapping_memory
 from app.browser.network import NetworkStatus
 from app.browser.study import local_utc_offset
 from app.browser.tabs import EditChannel, WriterLock
-from app.browser.tasks import start_now
 from app.saving import SaveQueue, SaveStatus
 from app.store.changes import Changeset
 from app.store.durability import Durability
 from app.store.oplog import CorruptEntryError, decode_entry
+from app.tasks import start_now
 from app.ui.controller import Controller
 from app.ui.update import Update
 

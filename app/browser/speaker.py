@@ -20,10 +20,10 @@ import js
 from pyodide.ffi import create_proxy
 
 from app.browser.dom import found
-from app.browser.tasks import start_now
 from app.speech.outcome import STOPPED, TIMED_OUT, UNSUPPORTED, SpeechError, failure, patience_s
 from app.speech.settings import VoiceSettings
 from app.speech.voices import Voice, choose_voice, no_voice_message
+from app.tasks import start_now
 
 VOICES_WAIT_S = 2.0  # how long a first `speak` waits for the browser to list its voices
 Listen = Callable[[Any, str, Callable[[Any], None]], None]

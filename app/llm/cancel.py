@@ -9,11 +9,12 @@ policy cuts its wait short through `on_cancel`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from app.llm.errors import ProviderError
 from app.llm.messages import CancelSignal
+from app.tasks import start_now
 
 T = TypeVar("T")
 Listener = Callable[[], None]
@@ -67,7 +68,9 @@ async def unless_cancelled(work: Awaitable[T], cancel: CancelSignal | None) -> T
         raise stopped()
     if not isinstance(cancel, CancelToken):
         return await work
-    task = asyncio.ensure_future(work)
+    # Started at once: a request goes out before whatever the loop has queued (the panel's
+    # redraw), not after it.
+    task = start_now(work) if isinstance(work, Coroutine) else asyncio.ensure_future(work)
     unsubscribe = cancel.on_cancel(lambda: _cancel_task(task))
     try:
         return await task

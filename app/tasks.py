@@ -1,14 +1,17 @@
-"""Starting Python work from a browser event at once, instead of on a later turn of the loop."""
+"""Starting Python work at once, instead of on a later turn of the loop: from a browser event,
+or from a coroutine whose request should leave before whatever the loop has queued."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
-def start_now(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+def start_now(coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
     """Run `coro` up to its first wait right away (an edit's log write, a request to the
     model, is then already on its way while the page redraws). JS event handlers run without
     a running loop under Pyodide's stack switching, so the WebLoop is registered first (as it
