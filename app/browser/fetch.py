@@ -18,6 +18,7 @@ import js
 from pyodide.ffi import JsException
 
 from app.browser.dom import found, js_object
+from app.browser.timers import Timeout
 from app.llm.cancel import CancelToken
 from app.llm.errors import ProviderError
 from app.llm.transport import HttpRequest, HttpResponse
@@ -30,7 +31,7 @@ class _Abort:
         self.controller = js.AbortController.new()
         self.reason = ""  # "timeout", "stopped" or "closed" once fired
         self._timeout_s = request.timeout_s
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Timeout | None = None
         cancel = request.cancel
         self._unsubscribe = (
             cancel.on_cancel(lambda: self.fire("stopped"))
@@ -47,8 +48,7 @@ class _Abort:
     def rearm(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(self._timeout_s, self.fire, "timeout")
+        self._timer = Timeout(self._timeout_s, lambda: self.fire("timeout"))
 
     def release(self) -> None:
         if self._timer is not None:

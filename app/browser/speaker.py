@@ -20,11 +20,13 @@ import js
 from pyodide.ffi import create_proxy
 
 from app.browser.dom import found
+from app.browser.timers import Timeout
 from app.speech.outcome import STOPPED, TIMED_OUT, UNSUPPORTED, SpeechError, failure, patience_s
 from app.speech.settings import VoiceSettings
 from app.speech.voices import Voice, choose_voice, no_voice_message
 from app.tasks import start_now
 
+GAVE_UP = "lexical-gave-up"  # no end nor error came in time
 VOICES_WAIT_S = 2.0  # how long a first `speak` waits for the browser to list its voices
 Listen = Callable[[Any, str, Callable[[Any], None]], None]
 
@@ -120,16 +122,18 @@ class Speaker:
             setattr(utterance, name, proxy)
         self._stop_current = lambda: settle("canceled")
         self.synth.speak(utterance)
+        patience = Timeout(patience_s(text, settings.rate), lambda: settle(GAVE_UP))
         try:
-            code = await asyncio.wait_for(outcome, patience_s(text, settings.rate))
-        except TimeoutError:
-            self.synth.cancel()
-            raise SpeechError(TIMED_OUT) from None
+            code = await outcome
         finally:
+            patience.cancel()
             self._stop_current = None
             for name, proxy in proxies.items():
                 setattr(utterance, name, None)
                 proxy.destroy()
+        if code == GAVE_UP:
+            self.synth.cancel()
+            raise SpeechError(TIMED_OUT)
         if code in STOPPED:
             return False
         if code:

@@ -10,6 +10,7 @@ before app.browser is imported and resets it before each test.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -455,10 +456,6 @@ def _from_entries(entries: Iterable[tuple[str, Any]]) -> SimpleNamespace:
     return SimpleNamespace(**dict(entries))
 
 
-def _same(fn: Handler) -> Handler:
-    return fn
-
-
 class Proxy:
     """What `create_proxy` gives: callable from "JS" until destroyed, as in Pyodide; the ones
     not destroyed yet are in `live_proxies`, so a test can see what a part leaks."""
@@ -480,6 +477,43 @@ class Proxy:
 live_proxies: list[Proxy] = []
 
 
+class OnceCallable(Proxy):
+    """What `create_once_callable` gives: destroyed by its one call, or by `destroy()`."""
+
+    def __call__(self, *args: Any) -> Any:
+        result = super().__call__(*args)
+        self.destroy()
+        return result
+
+
+class Timers:
+    """`setTimeout` and `clearTimeout` on the running asyncio loop; `pending` are the timers
+    set and neither fired nor cleared yet."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, asyncio.TimerHandle] = {}
+        self._next = 0
+
+    def set(self, callback: Handler, ms: float) -> int:
+        self._next += 1
+        key = self._next
+        loop = asyncio.get_running_loop()
+        self.pending[key] = loop.call_later(ms / 1000, self._fire, key, callback)
+        return key
+
+    def _fire(self, key: int, callback: Handler) -> None:
+        del self.pending[key]
+        callback()
+
+    def clear(self, key: int) -> None:
+        handle = self.pending.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+
+timers = Timers()
+
+
 document = Document()
 window = EventTarget()
 js = ModuleType("js")
@@ -493,7 +527,10 @@ def reset() -> Document:
     window.__init__()
     _channels.clear()
     live_proxies.clear()
+    timers.__init__()
     js.__dict__.update(
+        setTimeout=timers.set,
+        clearTimeout=timers.clear,
         document=document,
         window=window,
         localStorage=Storage(),
@@ -516,7 +553,7 @@ def install() -> None:
         JsException=JsException,
         to_js=to_js,
         create_proxy=Proxy,
-        create_once_callable=_same,
+        create_once_callable=OnceCallable,
     )
     pyodide = ModuleType("pyodide")
     pyodide.__dict__["ffi"] = ffi

@@ -35,4 +35,5 @@ navigator: Any
 performance: Any
 requestAnimationFrame: Any
 setTimeout: Any
+clearTimeout: Any
 window: Any
