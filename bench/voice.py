@@ -19,6 +19,7 @@ from typing import Any
 
 from playwright.sync_api import Page, Playwright
 
+from bench import heap_snapshot
 from bench.browser import Heap, profile
 from bench.report import Figure, summarise
 from e2e.lexical_ui import configure_ai, open_assistant
@@ -142,6 +143,8 @@ def _turns(
         page.evaluate("__benchVoice.traceProxies()")
         every = max(1, turns // CHECKPOINTS)
         checkpoints = [_checkpoint(page, heap)]
+        cdp = page.context.new_cdp_session(page)
+        first = heap_snapshot.take(cdp)
         out["at"].append(0)
         for i in range(1, turns + 1):
             _turn(page)
@@ -149,6 +152,7 @@ def _turns(
                 checkpoints.append(_checkpoint(page, heap))
                 out["at"].append(i)
         out["checkpoints"] = checkpoints
+        out["split"] = heap_snapshot.split_growth(first, heap_snapshot.take(cdp))
         log(f"voice: {turns} turns, {checkpoints[0]} → {checkpoints[-1]}")
     return out
 
@@ -185,6 +189,8 @@ def measure(
     heap = [c["heap_kb"] for c in checkpoints]
     proxies = [float(c["pyproxies"]) for c in checkpoints]
     jsrefs = [float(c["jsrefs"]) for c in checkpoints]
+    page_bytes, browser_bytes = out["split"]
+    turns = out["at"][-1]
     return [
         summarise(
             "voice.request.p50", "Voice: final transcript -> request sent p50", out["request"]
@@ -216,16 +222,27 @@ def measure(
         ),
         Figure(
             "voice.heap.growth",
-            f"Voice: JS heap growth per turn over {out['at'][-1]:,} turns (after GC)",
+            f"Voice: JS heap growth per turn over {turns:,} turns (after GC)",
             "KB",
             growth(out["at"], heap),
             heap,
-            HEAP_TARGET_KB,
+            None,
             "least-squares slope of the heap at each checkpoint; samples are those heaps in KB",
         ),
         Figure(
+            "voice.heap.page",
+            f"Voice: the page's own JS heap growth per turn over {turns:,} turns",
+            "KB",
+            page_bytes / turns / 1000,
+            [page_bytes / 1000, browser_bytes / 1000],
+            HEAP_TARGET_KB,
+            "heap snapshots before and after, less what Chromium keeps itself (a MediaStream "
+            "per microphone opening, timeline entries, compiled code: bench/heap_snapshot.py); "
+            "samples: the page's and the browser's growth in KB",
+        ),
+        Figure(
             "voice.proxies",
-            f"Voice: Pyodide proxies left alive by {out['at'][-1]:,} turns",
+            f"Voice: Pyodide proxies left alive by {turns:,} turns",
             "count",
             proxies[-1] - proxies[0],
             proxies,
@@ -234,7 +251,7 @@ def measure(
         ),
         Figure(
             "voice.jsrefs",
-            f"Voice: JS values held by Python, growth over {out['at'][-1]:,} turns",
+            f"Voice: JS values held by Python, growth over {turns:,} turns",
             "count",
             jsrefs[-1] - jsrefs[0],
             jsrefs,

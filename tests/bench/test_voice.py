@@ -3,8 +3,11 @@ growth per turn of what a hundred turns leave behind."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
+from bench.heap_snapshot import sizes, split_growth
 from bench.voice import growth, turn_latencies
 
 TURN = {
@@ -38,3 +41,36 @@ def test_growth_is_the_least_squares_slope_per_turn() -> None:
 def test_growth_needs_two_checkpoints() -> None:
     with pytest.raises(ValueError, match="two checkpoints"):
         growth([0], [1.0])
+
+
+def _snapshot(nodes: list[tuple[str, str, int]]) -> dict[str, object]:
+    types = ["hidden", "object", "native", "code"]
+    strings = sorted({name for _, name, _ in nodes})
+    flat = [
+        value
+        for node_type, name, size in nodes
+        for value in (types.index(node_type), strings.index(name), size, 0)
+    ]
+    meta = {"node_fields": ["type", "name", "self_size", "edge_count"], "node_types": [types]}
+    return {"snapshot": {"meta": meta}, "strings": strings, "nodes": flat}
+
+
+def test_a_snapshot_is_summed_by_kind() -> None:
+    snapshot = _snapshot([("object", "Turn", 40), ("object", "Turn", 24), ("native", "Div", 8)])
+    assert sizes(snapshot) == Counter({("object", "Turn"): 64, ("native", "Div"): 8})
+
+
+def test_growth_is_split_between_the_page_and_what_the_browser_keeps_itself() -> None:
+    before = sizes(_snapshot([("object", "Turn", 40), ("native", "MediaStream", 100)]))
+    after = sizes(
+        _snapshot(
+            [
+                ("object", "Turn", 40),
+                ("object", "Turn", 40),
+                ("native", "MediaStream", 300),
+                ("native", "LayoutShift", 50),
+                ("code", "system / InstructionStream", 70),
+            ]
+        )
+    )
+    assert split_growth(before, after) == (40, 320)
