@@ -34,6 +34,7 @@ from app.browser.pronounce import SpeechGlue
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
+from app.browser.study_voice import StudyVoice
 from app.browser.tasks import start_now
 from app.browser.transfer import TransferGlue, repaint, save_download
 from app.saving import SaveStatus
@@ -116,6 +117,7 @@ class Page:
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
         self.speech = SpeechGlue(self)
+        self.study_voice = StudyVoice(self)
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -142,6 +144,7 @@ class Page:
         self.search.start(self.listen)
         self.drawers.start(self.listen)
         self.speech.start(self.listen)
+        self.study_voice.start(self.listen)
         for element_id in ("search", "new-root-folder", "transfer-button", "study-button"):
             by_id(element_id).disabled = False
         self._update_theme_button()
@@ -219,6 +222,7 @@ class Page:
                 _restore_caret(target, caret)
         if update.reveal:
             self.spawn(self._reveal(update.reveal))
+        self.study_voice.drawn()
 
     def spawn(self, work: Coroutine[Any, Any, None], *, now: bool = False) -> None:
         """Run `work` in the background, kept alive until it ends; `now` runs it up to its
