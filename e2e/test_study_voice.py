@@ -105,9 +105,7 @@ def test_speaking_grades_right_near_and_wrong_answers(voiced: Page) -> None:
     expect(app.locator("#study-prompt")).to_have_text("gato")
     say_it(app, "dog")
     expect(verdict(app)).to_have_text("Not quite")
-    expect(app.get_by_label("Your answer compared with the right one")).to_contain_text(
-        "I heard:"
-    )
+    expect(app.get_by_label("Your answer compared with the right one")).to_contain_text("I heard:")
     app.keyboard.press("1")
     wait_saved(app)
 

@@ -19,8 +19,6 @@ import js
 from app.browser.dom import by_id, found
 from app.browser.recognition import MAX_PHRASES, Session, availability, now, supported
 from app.speech.voices import word_lang
-from app.study.grading import candidates
-from app.voice.ladder import Means, OnDevice, choose
 from app.voice.listening import (
     AbortRecognition,
     AnswerDone,
@@ -43,6 +41,7 @@ if TYPE_CHECKING:
     from app.browser.app import Page
     from app.study.model import StudyCard
     from app.study.session import Turn
+    from app.voice.ladder import OnDevice
 
 VOICE_MODES = ("listening", "speaking")
 TALK_KEYS = ("m", "M")
@@ -186,6 +185,9 @@ class StudyVoice:
         # Show: the machine keeps the problem's sentence, and `_show` puts it on the card.
 
     def _listen(self) -> None:
+        # Not on the first screen's import path: it brings the provider settings along.
+        from app.voice.ladder import Means, choose  # noqa: PLC0415
+
         turn = self._turn()
         if turn is None:
             self._later(RecognitionError(now(), "aborted"))
@@ -215,6 +217,8 @@ class StudyVoice:
 
     def _phrases(self, card: StudyCard) -> list[str]:
         """The card's accepted answers first, then the other answers of its folder."""
+        from app.study.grading import candidates  # noqa: PLC0415 (loaded with studying)
+
         forms = [form for answer in card.answers for form in candidates(answer)]
         others = self.page.controller.store.study.distractors(card, MAX_PHRASES)
         return list(dict.fromkeys([*forms, *others]))[:MAX_PHRASES]
