@@ -143,7 +143,7 @@ def test_push_to_talk_makes_a_folder_and_the_answer_is_spoken(talking: Page) -> 
         "lang": "en-US",
         "continuous": True,
         "interimResults": True,
-        "maxAlternatives": 3,
+        "maxAlternatives": 5,
     }
     say(page, "make a folder Cardiology")
     expect(page.locator(".ai-voice-transcript")).to_have_text("make a folder Cardiology")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import js
 from pyodide.ffi import create_proxy
@@ -41,6 +41,9 @@ from app.ui.controller import Controller
 from app.ui.folder_view import READ_ONLY_STUDY
 from app.ui.routes import Route
 from app.ui.update import Update
+
+if TYPE_CHECKING:
+    from app.browser.study_voice import StudyVoice
 
 TOAST_SECONDS = 5.0
 INPUT_DEBOUNCE_SECONDS = 0.15
@@ -116,6 +119,7 @@ class Page:
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
         self.speech = SpeechGlue(self)
+        self.study_voice: StudyVoice | None = None  # loaded with the study screen
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -219,6 +223,19 @@ class Page:
                 _restore_caret(target, caret)
         if update.reveal:
             self.spawn(self._reveal(update.reveal))
+        self._study_drawn()
+
+    def _study_drawn(self) -> None:
+        """Listening and Speaking: the voice side of studying, loaded with the study screen
+        (recognition brings the voice machine and the provider settings along)."""
+        if self.study_voice is None:
+            if self.controller.state.route.view != "study":
+                return
+            from app.browser.study_voice import StudyVoice  # noqa: PLC0415
+
+            self.study_voice = StudyVoice(self)
+            self.study_voice.start(self.listen)
+        self.study_voice.drawn()
 
     def spawn(self, work: Coroutine[Any, Any, None], *, now: bool = False) -> None:
         """Run `work` in the background, kept alive until it ends; `now` runs it up to its

@@ -42,7 +42,11 @@ class SpeechGlue:
         lang = word_lang(
             word.lang, store.default_lang(word.folder_id), self.voice.settings.speech_lang
         )
-        self.page.spawn(self._say(word.term, lang))
+        self.say(word.term, lang)
+
+    def say(self, text: str, lang: str) -> None:
+        """Say `text` in `lang` now, cutting off whatever was being said (a word, a prompt)."""
+        self.page.spawn(self._say(text, lang))
 
     async def _say(self, text: str, lang: str) -> None:
         self.speaker.cancel()  # a new word is said at once, not after the one before

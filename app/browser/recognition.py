@@ -38,7 +38,7 @@ _ANSWERS: dict[str, OnDevice] = {
     "downloadable": "downloadable",
     "downloading": "downloading",
 }
-ALTERNATIVES = 3  # several hearings let a near miss be matched (and a command be found)
+ALTERNATIVES = 5  # several hearings let a near miss be matched (and a command be found)
 PHRASE_BOOST = 5.0  # how much more likely the folder's terms are than other words
 MAX_PHRASES = 200
 

@@ -1,5 +1,6 @@
 """The browser's part in studying: load the scheduler's wheel on first use, tell the core the
-local time zone, and the keys of the study screen (Space, 1–4, Enter).
+local time zone, and the keys of the study screen (Space, 1–4, Enter, R to hear the prompt;
+holding M to answer aloud is app/browser/study_voice.py's).
 
 py-fsrs is not loaded at startup (due counts are plain SQL); the first study action or a reload
 on the study screen waits for it once, from the self-hosted, sha256-pinned Pyodide lock.
@@ -48,6 +49,8 @@ def study_key(page: Page, key: str, target: Any) -> Callable[[], None] | None:
     if turn is None:
         return None
     answered = session is not None and session.phase.value == "answered"
+    if key in ("r", "R") and turn.mode in ("listening", "speaking"):
+        return lambda: page.run("study-hear")
     if key in ("1", "2", "3", "4"):  # text fields never get here (see Shortcuts)
         if answered:
             return lambda: page.run("study-grade", key)

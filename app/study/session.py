@@ -1,5 +1,5 @@
 """The study session engine: a state machine over one session's queue, fed by clicks, keys,
-typed and (later) spoken answers alike.
+typed and spoken answers alike.
 
 It decides what is asked next (learning cards that are due, then reviews with the lowest
 retrievability, then new words up to the day's limit, then learning cards due within
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -34,10 +34,12 @@ from app.study.model import (
     StudyOptions,
 )
 from app.study.scheduler import Outcome, outcomes
+from app.study.spoken import SpokenGrade, grade_spoken
 from app.study.summary import Summary, summarise
 
 LEARN_AHEAD_MS = 20 * MINUTE_MS
 CHOICES = 4
+NOTHING_HEARD = "I didn't hear an answer, so nothing was graded. Hold Say it and try again."
 
 Clock = Callable[[], int]
 OffsetClock = Callable[[], int]  # local time minus UTC, in minutes, at this moment
@@ -45,6 +47,7 @@ OffsetClock = Callable[[], int]  # local time minus UTC, in minutes, at this mom
 
 class Phase(StrEnum):
     QUESTION = "question"  # the prompt is shown; waiting for a reveal, an answer or a pick
+    CONFIRMING = "confirming"  # a spoken answer was nearly right: "Did you say …?"
     ANSWERED = "answered"  # the answer is shown; waiting for a grade
     DONE = "done"  # nothing left to study now: the summary
 
@@ -70,6 +73,8 @@ class Turn:
     verdict: Grade | None = None
     suggested: Rating | None = None
     notice: str = ""
+    heard: SpokenGrade | None = None  # the spoken answer, kept so the screen shows it
+    prompt_shown: bool = False  # listening: the prompt is only heard until asked for
 
 
 @dataclass
@@ -142,10 +147,12 @@ class StudySession:
 
     @property
     def phase(self) -> Phase:
-        if self.turn is None:
+        turn = self.turn
+        if turn is None:
             return Phase.DONE
-        answered = self.turn.verdict is not None or self.turn.suggested is not None
-        return Phase.ANSWERED if answered else Phase.QUESTION
+        if turn.verdict is not None or turn.suggested is not None:
+            return Phase.ANSWERED
+        return Phase.CONFIRMING if turn.heard is not None else Phase.QUESTION
 
     @property
     def counts(self) -> Counts:
@@ -218,16 +225,48 @@ class StudySession:
     def reveal(self) -> None:
         """Flashcards: show the answer (any mode: "I don't know" shows it too)."""
         turn = self._asking()
+        turn.heard = None
         turn.suggested = Rating.GOOD if turn.mode == "flashcard" else Rating.AGAIN
 
     def answer(self, text: str) -> Grade:
         """Typing: grade what was typed; the suggested rating can still be overridden."""
         turn = self._asking()
-        compare = self._compare(turn.card)
-        verdict = grade_answer(text, turn.card.answers, compare)
-        turn.typed, turn.verdict = text, verdict
-        turn.suggested = Rating(verdict.suggested_rating)
+        verdict = grade_answer(text, turn.card.answers, self._compare(turn.card))
+        turn.heard = None
+        self._answered(turn, text, verdict, Rating(verdict.suggested_rating))
         return verdict
+
+    def answer_spoken(self, alternatives: Sequence[str]) -> SpokenGrade:
+        """Listening and speaking: grade the recogniser's hearings of one answer. Nothing heard
+        is never graded (the card stays asked, with a notice); a near miss waits for
+        `confirm_spoken`; otherwise as typing, the suggestion still overridable."""
+        turn = self._asking()
+        spoken = grade_spoken(alternatives, turn.card.answers, self._compare(turn.card))
+        turn.heard, turn.notice = None, ""
+        if spoken.heard == "empty":
+            turn.notice = NOTHING_HEARD
+            return spoken
+        turn.heard = spoken
+        if spoken.heard != "near":
+            self._answered(turn, spoken.said, spoken.grade, Rating(spoken.grade.suggested_rating))
+        return spoken
+
+    def confirm_spoken(self, *, said_it: bool) -> None:
+        """The answer to "Did you say …?". Yes counts it right, suggesting Hard: the recogniser
+        could not hear it clearly, so the learner's word is taken but not rated Good unasked.
+        No forgets what was heard, to listen again."""
+        turn = self.turn
+        if turn is None or turn.heard is None or self.phase != Phase.CONFIRMING:
+            raise LexicalError("There is no spoken answer waiting to be confirmed.")
+        if said_it:
+            self._answered(turn, turn.heard.said, turn.heard.grade, Rating.HARD)
+        else:
+            turn.heard = None
+
+    def show_prompt(self) -> None:
+        """Listening: show the prompt that was only spoken (for whoever cannot hear it)."""
+        if self.turn is not None:
+            self.turn.prompt_shown = True
 
     def choose(self, index: int) -> bool:
         """Choice: pick one of the offered answers; returns whether it was right."""
@@ -278,7 +317,7 @@ class StudySession:
     def set_mode(self, mode: Mode) -> None:
         self.mode = mode
         self.store.study.update_session(self.row.id, current=self._key(), mode=mode)
-        if self.turn is not None and self.phase == Phase.QUESTION:
+        if self.turn is not None and self.phase in (Phase.QUESTION, Phase.CONFIRMING):
             self._present(self.turn.card.key)
 
     def finish(self) -> Summary:
@@ -293,9 +332,14 @@ class StudySession:
         return None if self.turn is None else self.turn.card.key
 
     def _asking(self) -> Turn:
-        if self.turn is None or self.phase != Phase.QUESTION:
+        """The turn waiting for an answer (a new one replaces a near miss being asked about)."""
+        if self.turn is None or self.phase not in (Phase.QUESTION, Phase.CONFIRMING):
             raise LexicalError("That card is already answered; grade it to go on.")
         return self.turn
+
+    @staticmethod
+    def _answered(turn: Turn, said: str, verdict: Grade, suggested: Rating) -> None:
+        turn.typed, turn.verdict, turn.suggested = said, verdict, suggested
 
     def _compare(self, card: StudyCard) -> CompareOptions:
         options = self.options.get(card.folder_id, DEFAULT_OPTIONS)

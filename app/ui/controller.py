@@ -55,6 +55,7 @@ WRITE_ACTIONS = frozenset(
         *("save-note", "delete-note", "undo", "redo", "transfer-apply"),
         *("study", "study-reveal", "study-answer", "study-choose", "study-grade", "study-undo"),
         *("study-mode", "study-options", "save-study-options", "study-options-inherit"),
+        *("study-spoken", "study-confirm"),
     }
 )
 ASSISTANT_BUSY = (

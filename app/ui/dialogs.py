@@ -26,6 +26,8 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("S", "Study the open folder (everything on the home page)"),
     ("Space", "Study: show the answer, or take the suggested grade"),
     ("1 2 3 4", "Study: grade Again, Hard, Good, Easy (or pick a choice)"),
+    ("R", "Study (Listening, Speaking): hear the prompt again"),
+    ("M (hold)", "Study (Listening, Speaking): say the answer; let go to check it"),
     ("Ctrl+Z", "Undo (while studying: undo the last grade)"),
     ("Ctrl+Shift+Z or Ctrl+Y", "Redo"),
     ("Alt+↑", "Go to the parent folder"),

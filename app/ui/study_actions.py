@@ -31,7 +31,7 @@ def _mode(value: str | None) -> Mode:
     for mode in MODES:
         if mode == value:
             return mode
-    raise InvalidInput("Choose flashcards, typing or choice.")
+    raise InvalidInput("Choose flashcards, typing, choice, listening or speaking.")
 
 
 class StudyActions:
@@ -55,6 +55,14 @@ class StudyActions:
             "study-choose": lambda i, _d: self._step(
                 lambda s: s.choose(i if i is not None else -1)
             ),
+            # The recogniser's hearings of one answer, best first, a line each.
+            "study-spoken": lambda _i, d: self._step(
+                lambda s: s.answer_spoken(d.get("heard", "").splitlines())
+            ),
+            "study-confirm": lambda _i, d: self._step(
+                lambda s: s.confirm_spoken(said_it=d.get("value") == "yes")
+            ),
+            "study-show-prompt": lambda _i, _d: self._step(lambda s: s.show_prompt()),
             "study-grade": self._grade,
             "study-undo": self._undo,
             "study-mode": lambda _i, d: self._step(lambda s: s.set_mode(_mode(d.get("value")))),
@@ -167,9 +175,14 @@ class StudyActions:
             return "#summary-title"
         if session.phase.value == "answered":
             return ".grades .grade.primary"
-        return {"typing": "#study-typed", "choice": ".study-choices button"}.get(
-            turn.mode, "#study-show"
-        )
+        if session.phase.value == "confirming":
+            return "#study-yes"
+        return {
+            "typing": "#study-typed",
+            "listening": "#study-typed",
+            "speaking": "#study-say",
+            "choice": ".study-choices button",
+        }.get(turn.mode, "#study-show")
 
     # --- options ------------------------------------------------------------------------------
 

@@ -15,12 +15,19 @@ from app.study.intervals import short_interval, spoken_interval
 from app.study.model import DIRECTION_LABELS, MODES, Mode, Rating
 from app.ui.nodes import El, Node, h
 from app.ui.study_summary_view import render_summary
+from app.ui.study_voice_view import HIDDEN_PROMPT, confirm, spoken_verdict, voice_controls
 from app.ui.widgets import action
 
 if TYPE_CHECKING:
     from app.study.session import StudySession, Turn
 
-MODE_LABELS: dict[Mode, str] = {"flashcard": "Flashcards", "typing": "Typing", "choice": "Choice"}
+MODE_LABELS: dict[Mode, str] = {
+    "flashcard": "Flashcards",
+    "typing": "Typing",
+    "choice": "Choice",
+    "listening": "Listening",
+    "speaking": "Speaking",
+}
 VERDICTS = {
     "exact": "Correct",
     "close": "Almost: a small slip",
@@ -97,53 +104,37 @@ def _mode_switcher(current: Mode) -> El:
 def _card(session: StudySession, turn: Turn) -> El:
     card = turn.card
     prompt_lang = card.lang if card.direction == "forward" else None
-    answered = session.phase.value == "answered"
+    phase = session.phase.value
+    # Listening: the prompt is heard, not read, until answered or asked for.
+    hidden = turn.mode == "listening" and not turn.prompt_shown and phase != "answered"
     return h(
         "section",
         {"class": "study-card", "aria-labelledby": "study-prompt", "data-mode": turn.mode},
         h("p", {"class": "study-direction"}, DIRECTION_LABELS[card.direction]),
         h(
             "p",
-            {"id": "study-prompt", "class": "study-prompt", "lang": prompt_lang or None},
-            card.prompt,
+            {
+                "id": "study-prompt",
+                "class": "study-prompt hidden-prompt" if hidden else "study-prompt",
+                "lang": None if hidden else prompt_lang or None,
+            },
+            HIDDEN_PROMPT if hidden else card.prompt,
         ),
         h("p", {"class": "notice", "role": "status"}, turn.notice) if turn.notice else None,
-        _answered(session, turn) if answered else _question(turn),
+        _answered(session, turn) if phase == "answered" else None,
+        confirm(turn) if phase == "confirming" else None,
+        _question(turn) if phase != "answered" else None,
     )
 
 
 def _question(turn: Turn) -> El:
+    if turn.mode == "listening":
+        return h("div", {"class": "study-question"}, voice_controls(turn), _typing(turn))
+    if turn.mode == "speaking":
+        reveal = h("div", {"class": "form-actions"}, action("I don't know", "study-reveal"))
+        return h("div", {"class": "study-question"}, voice_controls(turn), reveal)
     if turn.mode == "typing":
-        return h(
-            "form",
-            {"class": "study-answer", "data-action": "study-answer", "aria-label": "Answer"},
-            h("label", {"for": "study-typed"}, "Your answer"),
-            h(
-                "input",
-                {
-                    "id": "study-typed",
-                    "name": "text",
-                    "autocomplete": "off",
-                    "autocapitalize": "off",
-                    "spellcheck": "false",
-                    "maxlength": 2000,
-                    "lang": turn.card.lang
-                    if turn.card.direction == "reverse" and turn.card.lang
-                    else None,
-                },
-            ),
-            h(
-                "div",
-                {"class": "form-actions"},
-                action("I don't know", "study-reveal"),
-                h(
-                    "button",
-                    {"type": "submit", "class": "primary"},
-                    "Check ",
-                    h("kbd", None, "Enter"),
-                ),
-            ),
-        )
+        return _typing(turn)
     if turn.mode == "choice":
         return h(
             "div",
@@ -166,6 +157,39 @@ def _question(turn: Turn) -> El:
             },
             "Show answer ",
             h("kbd", None, "Space"),
+        ),
+    )
+
+
+def _typing(turn: Turn) -> El:
+    return h(
+        "form",
+        {"class": "study-answer", "data-action": "study-answer", "aria-label": "Answer"},
+        h("label", {"for": "study-typed"}, "Your answer"),
+        h(
+            "input",
+            {
+                "id": "study-typed",
+                "name": "text",
+                "autocomplete": "off",
+                "autocapitalize": "off",
+                "spellcheck": "false",
+                "maxlength": 2000,
+                "lang": turn.card.lang
+                if turn.card.direction == "reverse" and turn.card.lang
+                else None,
+            },
+        ),
+        h(
+            "div",
+            {"class": "form-actions"},
+            action("I don't know", "study-reveal"),
+            h(
+                "button",
+                {"type": "submit", "class": "primary"},
+                "Check ",
+                h("kbd", None, "Enter"),
+            ),
         ),
     )
 
@@ -213,6 +237,8 @@ def _verdict(turn: Turn) -> El | None:
             {"class": "verdict", "data-verdict": "exact" if right else "wrong", "role": "status"},
             text,
         )
+    if turn.heard is not None:
+        return spoken_verdict(turn, _diff(turn.heard.grade, "I heard: "))
     if turn.verdict is not None:
         return h(
             "div",
@@ -222,20 +248,23 @@ def _verdict(turn: Turn) -> El | None:
                 {"class": "verdict", "data-verdict": turn.verdict.verdict, "role": "status"},
                 VERDICTS[turn.verdict.verdict],
             ),
-            _diff(turn.verdict) if turn.verdict.verdict in ("close", "wrong") else None,
+            _diff(turn.verdict, "You typed: ")
+            if turn.verdict.verdict in ("close", "wrong")
+            else None,
         )
     return None
 
 
-def _diff(grade: Grade) -> El:
-    """What was typed against the answer, character by character (del/mark, not colour only)."""
+def _diff(grade: Grade, label: str) -> El:
+    """What was typed (or heard) against the answer, character by character (del/mark, not
+    colour only)."""
     pieces: list[Node] = []
     for segment in grade.diff:
         pieces.extend(_segment(segment))
     return h(
         "p",
         {"class": "diff", "aria-label": "Your answer compared with the right one"},
-        "You typed: ",
+        label,
         pieces,
     )
 

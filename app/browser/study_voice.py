@@ -1,0 +1,233 @@
+"""Listening and Speaking modes in the browser: the prompt said aloud, and a held Say it turned
+into the recogniser's hearings for the study session.
+
+Nothing is decided here. The push-to-talk turn is app.voice.listening's machine (never sends
+silence, says why listening failed), the way to listen is app.voice.ladder's, grading is the
+session's (`study-spoken`). This adapts: the Say it button or M held and let go become Press
+and Release, the recogniser's events are fed to the machine, its effects start and stop a
+`recognition.Session`, and what it sends becomes the `study-spoken` action. A listening card's
+prompt is said when the card appears, in the voice app/browser/pronounce.py would use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import js
+
+from app.browser.dom import by_id, found
+from app.browser.recognition import MAX_PHRASES, Session, availability, now, supported
+from app.speech.voices import word_lang
+from app.voice.listening import (
+    AbortRecognition,
+    AnswerDone,
+    CancelSpeech,
+    Effect,
+    Event,
+    Listener,
+    Press,
+    RecognitionError,
+    Release,
+    Send,
+    StartRecognition,
+    Stop,
+    StopRecognition,
+    step,
+    view,
+)
+
+if TYPE_CHECKING:
+    from app.browser.app import Page
+    from app.study.model import StudyCard
+    from app.study.session import Turn
+    from app.voice.ladder import OnDevice
+
+VOICE_MODES = ("listening", "speaking")
+TALK_KEYS = ("m", "M")
+BUTTON_KEYS = (" ", "Enter")
+
+
+class StudyVoice:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.state = Listener()
+        self.session: Session | None = None
+        self._seen: Turn | None = None  # the card drawn last
+        self._key_down = False
+        self._on_device: dict[str, OnDevice] = {}
+        page.commands["study-hear"] = lambda _item, _data: self.hear()
+
+    def start(self, listen: Any) -> None:
+        doc = js.document
+        listen(doc, "pointerdown", self._on_pointerdown)
+        listen(doc, "pointerup", self._on_pointerup)
+        listen(doc, "pointercancel", self._on_pointerup)
+        listen(doc, "keydown", self._on_keydown, capture=True)
+        listen(doc, "keyup", self._on_keyup, capture=True)
+        listen(js.window, "blur", lambda _event: self._release())
+
+    # --- the card -----------------------------------------------------------------------------
+
+    def _turn(self) -> Turn | None:
+        if self.page.controller.state.route.view != "study":
+            return None
+        session = self.page.controller.study.session
+        turn = session.turn if session is not None else None
+        return turn if turn is not None and turn.mode in VOICE_MODES else None
+
+    def _asking(self) -> bool:
+        session = self.page.controller.study.session
+        return self._turn() is not None and session is not None and session.phase != "answered"
+
+    def drawn(self) -> None:
+        """The page was drawn again: say a new listening card's prompt, stop listening for a
+        card that went away, and show how listening goes."""
+        turn = self._turn()
+        if turn is None or not self._asking():
+            if self.state.phase in ("listening", "heard"):
+                self.feed(Stop(now()))
+        elif turn is not self._seen:
+            self._seen = turn
+            if self.state.phase == "idle":
+                self.state = Listener()  # without the last card's notice
+            if turn.mode == "listening":
+                self.hear()
+        self._show()
+
+    def hear(self) -> None:
+        """Say the prompt: a term in its own language's voice, a meaning in the user's."""
+        turn = self._turn()
+        if turn is None:
+            return
+        card = turn.card
+        lang = self._term_lang(card) if card.direction == "forward" else self._speech_lang
+        self.page.speech.say(card.prompt, lang)
+
+    @property
+    def _speech_lang(self) -> str:
+        return self.page.speech.voice.settings.speech_lang
+
+    def _term_lang(self, card: StudyCard) -> str:
+        default = self.page.controller.store.default_lang(card.folder_id)
+        return word_lang(card.lang, default, self._speech_lang)
+
+    def _answer_lang(self, card: StudyCard) -> str:
+        return self._term_lang(card) if card.direction == "reverse" else self._speech_lang
+
+    # --- holding Say it -----------------------------------------------------------------------
+
+    def _press(self) -> None:
+        if not self._asking():
+            return
+        self.page.speech.speaker.cancel()  # the microphone must not hear the prompt
+        self.feed(Press(now()))
+
+    def _release(self) -> None:
+        self._key_down = False
+        if self.state.held:
+            self.feed(Release(now()))
+
+    def _on_pointerdown(self, event: Any) -> None:
+        target = event.target.closest("#study-say") if hasattr(event.target, "closest") else None
+        if found(target) and int(event.button) == 0:
+            event.preventDefault()
+            target.setPointerCapture(event.pointerId)  # the release arrives even off the button
+            self._press()
+
+    def _on_pointerup(self, _event: Any) -> None:
+        if self.state.held and not self._key_down:
+            self._release()
+
+    def _on_keydown(self, event: Any) -> None:
+        key, target = str(event.key), event.target
+        in_field = str(target.tagName) in ("INPUT", "TEXTAREA", "SELECT")
+        plain = not (event.ctrlKey or event.metaKey or event.altKey)
+        talk_key = key in TALK_KEYS and plain and not in_field
+        on_button = key in BUTTON_KEYS and getattr(target, "id", "") == "study-say"
+        if not (talk_key or on_button) or not self._asking():
+            return
+        event.preventDefault()
+        if not event.repeat:
+            self._key_down = True
+            self._press()
+
+    def _on_keyup(self, event: Any) -> None:
+        if self._key_down and str(event.key) in (*TALK_KEYS, *BUTTON_KEYS):
+            event.preventDefault()
+            self._release()
+
+    # --- the machine --------------------------------------------------------------------------
+
+    def feed(self, event: Event) -> None:
+        self.state, effects = step(self.state, event)
+        for effect in effects:
+            self._perform(effect)
+        self._show()
+
+    def _later(self, event: Event) -> None:
+        """Feed `event` once the current step is done (an effect may not step the machine)."""
+        asyncio.get_running_loop().call_soon(self.feed, event)
+
+    def _perform(self, effect: Effect) -> None:
+        if isinstance(effect, StartRecognition):
+            self._listen()
+        elif isinstance(effect, Send):
+            heard = "\n".join(effect.alternatives or (effect.text,))
+            self.page.run("study-spoken", None, {"heard": heard})
+            self._later(AnswerDone(now()))
+        elif isinstance(effect, CancelSpeech):
+            self.page.speech.speaker.cancel()
+        elif self.session is not None and isinstance(effect, StopRecognition):
+            self.session.stop()
+        elif self.session is not None and isinstance(effect, AbortRecognition):
+            self.session.abort()
+        # Show: the machine keeps the problem's sentence, and `_show` puts it on the card.
+
+    def _listen(self) -> None:
+        # Not on the first screen's import path: it brings the provider settings along.
+        from app.voice.ladder import Means, choose  # noqa: PLC0415
+
+        turn = self._turn()
+        if turn is None:
+            self._later(RecognitionError(now(), "aborted"))
+            return
+        lang = self._answer_lang(turn.card)
+        if lang not in self._on_device:
+            self._on_device[lang] = "unavailable"
+            self.page.spawn(self._check_on_device(lang))  # from the next answer on
+        rung = choose(
+            Means(
+                recognition=supported(),
+                on_device=self._on_device[lang],
+                on_device_only=self.page.speech.voice.settings.on_device_only,
+                provider=None,  # the provider transcribes for the assistant only, for now
+                online=bool(js.navigator.onLine),
+            )
+        )
+        if rung.path == "typing":
+            self._later(RecognitionError(now(), "unsupported", rung.sentence))
+            return
+        self.session = Session(self.feed)
+        local = rung.path == "on-device"
+        self.session.start(lang, local=local, phrases=self._phrases(turn.card))
+
+    async def _check_on_device(self, lang: str) -> None:
+        self._on_device[lang] = await availability(lang)
+
+    def _phrases(self, card: StudyCard) -> list[str]:
+        """The card's accepted answers first, then the other answers of its folder."""
+        from app.study.grading import candidates  # noqa: PLC0415 (loaded with studying)
+
+        forms = [form for answer in card.answers for form in candidates(answer)]
+        others = self.page.controller.store.study.distractors(card, MAX_PHRASES)
+        return list(dict.fromkeys([*forms, *others]))[:MAX_PHRASES]
+
+    def _show(self) -> None:
+        """How listening goes, on the card: the held button and the machine's sentence."""
+        status, button = by_id("study-listening"), by_id("study-say")
+        if found(status):
+            shown = view(self.state)
+            status.textContent = shown.status
+        if found(button):
+            button.dataset.listening = "true" if self.state.held else "false"
