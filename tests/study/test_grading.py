@@ -8,6 +8,7 @@ import time
 import unicodedata
 
 import pytest
+import textdistance
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ from app.study.grading import (
     CompareOptions,
     Grade,
     Segment,
+    _distance,
     candidates,
     grade_answer,
     normalise,
@@ -433,3 +435,17 @@ def test_any_text_grades_without_error(
     assert grade.suggested_rating == {"exact": 3, "close": 2}.get(grade.verdict, 1)
     assert grade.distance >= 0
     assert_diff_rebuilds(grade, typed)
+
+
+# The banded distance against textdistance's full-matrix restricted Damerau-Levenshtein (the
+# same optimal string alignment, unbounded): see docs/decisions/018-string-similarity.md.
+OSA = textdistance.DamerauLevenshtein(restricted=True, external=False)
+# Few letters make many repeats and swaps; 45 of them let the distance pass the cap.
+swappy = st.text("abcé猫", max_size=45)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.tuples(swappy, swappy), typed_and_answer()))
+def test_distance_agrees_with_a_reference_implementation(pair: tuple[str, str]) -> None:
+    a, b = pair
+    assert _distance(a, b) == min(OSA(a, b), DISTANCE_CAP)
