@@ -185,7 +185,6 @@ class DrillState:
     suggested: Rating | None = None  # the grade decided and about to be written
     deadline: float | None = None  # when the suggested grade is written
     graded: Rating | None = None  # the last grade written
-    near: str = ""  # the answer "Did you say …?" asks about
     question: Lines = ()  # the prompt, question or feedback that "repeat" says again
     after_explaining: Lines = ()  # said after the explanation (the answer, when not yet said)
 
@@ -296,7 +295,7 @@ class Drill:
             case "near":
                 near = spoken.matched or card.answers[0]
                 question = lines.did_you_say(near, self._answer_lang(card), self.lang)
-                self.state = replace(self.state, near=near, question=question)
+                self.state = replace(self.state, question=question)
                 return self._say(question, "confirming")
             case "wrong":
                 return self._feedback(self._reveal(card), Rating.AGAIN)
@@ -449,7 +448,6 @@ class Drill:
             heard="",
             suggested=None,
             deadline=None,
-            near="",
             question=prompt,
         )
         return self._say(before + prompt, "answering")
