@@ -30,6 +30,7 @@ SKIPPED = "Skipped."
 UNDONE = "Undone."
 NOTHING_TO_UNDO = "There is nothing to undo yet."
 ASKING_SCHOLAR = "Asking the Scholar…"
+NO_EXPLANATION = "The Scholar had no explanation this time."
 
 
 def said(text: str, lang: str) -> Lines:

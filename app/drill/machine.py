@@ -31,6 +31,7 @@ from app.study.summary import Summary
 from app.voice.answers import lexicon, tokens
 from app.voice.problems import Problem
 from app.voice.reply import Confirmed, interpret
+from app.voice.speakable import speak
 
 Phase = Literal[
     "ready",  # before Begin
@@ -46,6 +47,7 @@ LISTENING: frozenset[Phase] = frozenset({"answering", "confirming", "feedback", 
 
 RATE_STEP = 0.8  # each "slower" multiplies the speaking rate by this
 RATE_MIN = 0.5
+EXPLANATION_WORDS = 60  # of the Scholar's answer said aloud; the drill goes on after them
 QUIET_PROBLEMS = frozenset({"no-speech", "aborted"})  # listening again is the answer to these
 
 
@@ -342,7 +344,9 @@ class Drill:
         return self._pause(told)
 
     def _explained(self, text: str) -> Effects:
-        told = lines.said(text, self.lang) + self.state.after_explaining
+        """Say the Scholar's answer made for the ear and kept short (the screen has it all)."""
+        short = speak(text, EXPLANATION_WORDS, offer="").text.strip() or lines.NO_EXPLANATION
+        told = lines.said(short, self.lang) + self.state.after_explaining
         return self._say(told, "feedback")
 
     def _button(self, command: Command, at: float) -> Effects:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.drill.commands import Command
 from app.drill.lines import NUDGE, PAUSED, PAUSED_DEAF
 from app.drill.machine import (
+    EXPLANATION_WORDS,
     Button,
     Explain,
     Explained,
@@ -195,6 +196,18 @@ def test_what_does_it_mean_asks_the_scholar_then_tells_the_answer() -> None:
     assert script.grades() == [Rating.GOOD]
 
 
+def test_the_explanation_is_said_as_plain_short_sentences() -> None:
+    script = Script()
+    script.begin()
+    script.answer("cow")
+    script.spoken()
+    script.hear("what's that mean")
+    long = "**Perro** means *dog*. " + "It barks a lot. " * 40
+    told = said(script.send(Explained(long, script.later(1))))
+    assert told.startswith("Perro means dog. It barks a lot.")
+    assert len(told.split()) <= EXPLANATION_WORDS
+
+
 def test_without_a_provider_the_drill_says_so_and_goes_on() -> None:
     script = Script()
     script.begin()
@@ -268,6 +281,16 @@ def test_undo_during_the_feedback_drops_the_grade_before_it_is_written() -> None
     script.spoken()
     assert script.wait(FEEDBACK) == ()
     assert script.grades() == []
+
+
+def test_hostile_and_odd_utterances_are_answers_like_any_other() -> None:
+    script = Script()
+    script.begin()
+    assert said(script.answer("x" * 100_000)) == "The answer is dog."
+    script.spoken()
+    script.wait(FEEDBACK)
+    assert said(script.answer("ＳＴＯＰ")).startswith("You studied 1 card")
+    assert script.grades() == [Rating.AGAIN]
 
 
 def test_a_grade_word_instead_of_an_answer_tells_the_answer_and_grades() -> None:
