@@ -1,0 +1,63 @@
+"""What the drill says, as (text, language) parts: each part is spoken in its own voice, so
+"The answer is" is said in the UI language and "gato" in Spanish.
+
+Everything said is also shown, so these are whole, plain sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.study.summary import Summary
+from app.ui.counting import counted, listed
+
+# The screen's sentence, so the spoken summary and the shown one agree (private there: the
+# lead may rename it when merging).
+from app.ui.study_summary_view import _next_due
+
+Part = tuple[str, str]  # text, BCP 47 language tag
+Lines = tuple[Part, ...]
+
+MISSED_SAID = 10  # missed words read out; the rest are counted
+
+RIGHT = "Right."
+NUDGE = "Say repeat, or I don't know."
+NUDGE_CONFIRM = "Say yes or no, or repeat."
+YES_OR_NO = "Please say yes or no."
+PAUSED = "Paused. Say resume or press Resume."
+PAUSED_DEAF = "Paused. Press Resume to go on."
+SKIPPED = "Skipped."
+UNDONE = "Undone."
+NOTHING_TO_UNDO = "There is nothing to undo yet."
+ASKING_SCHOLAR = "Asking the Scholar…"
+NO_EXPLANATION = "The Scholar had no explanation this time."
+
+
+def said(text: str, lang: str) -> Lines:
+    return ((text, lang),)
+
+
+def reveal(answer: str, answer_lang: str, lang: str) -> Lines:
+    return (("The answer is", lang), (f"{answer}.", answer_lang))
+
+
+def did_you_say(answer: str, answer_lang: str, lang: str) -> Lines:
+    return (("Did you say", lang), (f"{answer}?", answer_lang))
+
+
+def summary(done: Summary, lang: str) -> Lines:
+    """How many, how well, the words missed and when the next reviews are due."""
+    if done.cards == 0:
+        return said(f"There was nothing to study. {_next_due(done)}", lang)
+    right = f"{done.correct:,} right ({done.correct / done.cards:.0%})"
+    parts = [f"You studied {counted(done.cards, 'card')} and got {right}.", _missed(done.missed)]
+    return said(" ".join([*parts, _next_due(done)]), lang)
+
+
+def _missed(missed: Sequence[str]) -> str:
+    if not missed:
+        return "You missed none."
+    named = list(missed[:MISSED_SAID])
+    if len(missed) > MISSED_SAID:
+        named.append(counted(len(missed) - MISSED_SAID, "more word"))
+    return f"You missed {listed(named)}."
