@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from app.study.summary import Summary
 from app.ui.counting import counted, listed
 
-# The screen's sentence, so the spoken summary and the shown one agree (private there: the
-# lead may rename it when merging).
-from app.ui.study_summary_view import _next_due
+# The screen's sentence, so the spoken summary and the shown one agree.
+from app.ui.study_summary_view import next_due
 
 Part = tuple[str, str]  # text, BCP 47 language tag
 Lines = tuple[Part, ...]
@@ -48,10 +47,10 @@ def did_you_say(answer: str, answer_lang: str, lang: str) -> Lines:
 def summary(done: Summary, lang: str) -> Lines:
     """How many, how well, the words missed and when the next reviews are due."""
     if done.cards == 0:
-        return said(f"There was nothing to study. {_next_due(done)}", lang)
+        return said(f"There was nothing to study. {next_due(done)}", lang)
     right = f"{done.correct:,} right ({done.correct / done.cards:.0%})"
     parts = [f"You studied {counted(done.cards, 'card')} and got {right}.", _missed(done.missed)]
-    return said(" ".join([*parts, _next_due(done)]), lang)
+    return said(" ".join([*parts, next_due(done)]), lang)
 
 
 def _missed(missed: Sequence[str]) -> str:

@@ -22,11 +22,10 @@ from typing import Literal, TypeAlias
 from app.drill import lines
 from app.drill.commands import Command, parse, phrases
 from app.drill.lines import Lines
-from app.drill.session import DrillSession
 from app.drill.timing import NUDGE_SECONDS, OVERRIDE_SECONDS, PAUSE_SECONDS, rating_for
 from app.speech.voices import word_lang
 from app.study.model import Rating, StudyCard
-from app.study.session import Counts
+from app.study.session import Counts, StudySession
 from app.study.summary import Summary
 from app.voice.answers import lexicon, tokens
 from app.voice.problems import Problem
@@ -209,7 +208,7 @@ class DrillView:
 class Drill:
     """One hands-free run over a study session; `lang` is the UI language (its commands)."""
 
-    def __init__(self, session: DrillSession, lang: str) -> None:
+    def __init__(self, session: StudySession, lang: str) -> None:
         self.session = session
         self.lang = lang
         self.state = DrillState()
@@ -285,7 +284,7 @@ class Drill:
     def _answer(self, alternatives: tuple[str, ...], at: float) -> Effects:
         """The card's answer said exactly beats a command with the same words; otherwise a
         command beats an answer."""
-        spoken = self.session.spoken(alternatives)
+        spoken = self.session.hear(alternatives)
         rating = rating_for(at - (self.state.asked_at or at), spoken.matched or "")
         if spoken.heard == "right":
             return self._feedback(lines.said(lines.RIGHT, self.lang), rating)

@@ -241,7 +241,7 @@ class StudySession:
         is never graded (the card stays asked, with a notice); a near miss waits for
         `confirm_spoken`; otherwise as typing, the suggestion still overridable."""
         turn = self._asking()
-        spoken = grade_spoken(alternatives, turn.card.answers, self._compare(turn.card))
+        spoken = self.hear(alternatives)
         turn.heard, turn.notice = None, ""
         if spoken.heard == "empty":
             turn.notice = NOTHING_HEARD
@@ -250,6 +250,22 @@ class StudySession:
         if spoken.heard != "near":
             self._answered(turn, spoken.said, spoken.grade, Rating(spoken.grade.suggested_rating))
         return spoken
+
+    def hear(self, alternatives: Sequence[str]) -> SpokenGrade:
+        """Grade the recogniser's hearings of an answer to the current card; changes nothing
+        (the hands-free drill decides what follows)."""
+        card = self._asking().card
+        return grade_spoken(alternatives, card.answers, self._compare(card))
+
+    def skip(self) -> None:
+        """Leave the current card ungraded for the rest of this session (it stays due, so a
+        later session asks it) and present the next; a reload resumes at that next card."""
+        if self.turn is None:
+            return
+        self.queue.drop(self.turn.card.key)
+        upcoming = self.queue.next(self._clock())
+        self.store.study.update_session(self.row.id, current=upcoming)
+        self._present(upcoming)
 
     def confirm_spoken(self, *, said_it: bool) -> None:
         """The answer to "Did you say …?". Yes counts it right, suggesting Hard: the recogniser

@@ -41,7 +41,7 @@ def render_summary(summary: Summary | None, excluded: int) -> El:
             _figure("New words learned", str(summary.new_learned)),
         ),
         _missed(summary.missed),
-        h("p", None, _next_due(summary)),
+        h("p", None, next_due(summary)),
         _excluded(excluded),
         h(
             "div",
@@ -74,7 +74,7 @@ def _missed(missed: Sequence[str]) -> El:
     )
 
 
-def _next_due(summary: Summary) -> str:
+def next_due(summary: Summary) -> str:
     if summary.next_in_ms is None:
         return "No reviews are scheduled yet."
     soon = f"The next review is due {spoken_interval(summary.next_in_ms)}"

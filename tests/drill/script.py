@@ -18,8 +18,8 @@ from app.drill.machine import (
     SpeechDone,
     Tick,
 )
-from app.drill.session import DrillSession
 from app.study.model import Rating, StudyOptions
+from app.study.session import StudySession
 from tests.study.helpers import Clock, make_store
 
 NO_OFFSET = lambda: 0  # noqa: E731 - the local offset, as the browser would report it
@@ -42,14 +42,14 @@ class Script:
         if options is not None:
             self.store.study.set_options(folder.id, options)
         scope = {"kind": "folder", "folder": folder.id}
-        self.session = DrillSession.start(self.store, scope, "flashcard", self.clock, NO_OFFSET)
+        self.session = StudySession.start(self.store, scope, "flashcard", self.clock, NO_OFFSET)
         self.drill = Drill(self.session, "en")
         self.at = 0.0
         self.last: Effects = ()
 
     def reload(self) -> None:
         """A new page on the same store: the session resumed, a new drill over it."""
-        session = DrillSession.resume(self.store, self.clock, NO_OFFSET)
+        session = StudySession.resume(self.store, self.clock, NO_OFFSET)
         assert session is not None
         self.session, self.drill = session, Drill(session, "en")
 
