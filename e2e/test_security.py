@@ -133,3 +133,19 @@ def test_hostile_names_terms_and_meanings_render_inert(app: Page) -> None:
     expect(word_item(app, PWNED).get_by_role("listitem")).to_have_text([IMG, "javascript:alert(1)"])
     expect(tree(app)).to_contain_text(IMG)
     _assert_inert(app, fired)
+
+
+def test_a_bracket_storm_in_a_note_is_saved_shown_and_the_app_keeps_working(app: Page) -> None:
+    # Thousands of unclosed "[" once overflowed the browser's stack inside the Markdown
+    # parser: the note was lost, "Saved" still showed, and every later edit was refused.
+    create_folder(app, "Storms")
+    storm = "[" * 5_000 + "x"
+    add_note(app, "Storm", storm)
+    notes = app.get_by_role("region", name="Notes")
+    expect(notes.locator(".markdown").first).to_contain_text("[[[[[[[[x")
+    add_word(app, "after", "the storm")
+    expect(word_item(app, "after")).to_be_visible()
+    wait_saved(app)
+    reload(app)
+    expect(app.get_by_role("heading", level=3, name=re.compile("^Storm"))).to_be_visible()
+    expect(word_item(app, "after")).to_be_visible()

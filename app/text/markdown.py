@@ -21,6 +21,10 @@ MAX_SOURCE_CHARS = 100_000
 # Token nesting rendered as elements; anything deeper becomes flat text. mistune
 # caps its own nesting, but this keeps our recursion bounded whatever it returns.
 MAX_DEPTH = 32
+# Unclosed "[" nesting handed to mistune: its link parsing goes one level deeper in C for each,
+# and a few thousand overflow the browser's stack, which stops Python mid-way (a note half
+# saved, a busy flag never cleared). Deeper text has its brackets escaped: shown, never links.
+MAX_OPEN_BRACKETS = 256
 TRUNCATION_NOTE = "… (text truncated)"
 LINK_ATTRS: Mapping[str, str] = {"rel": "noopener noreferrer nofollow", "target": "_blank"}
 
@@ -71,9 +75,26 @@ def _parser() -> Callable[[str], Any]:
     return mistune.create_markdown(renderer=None, plugins=["strikethrough", "table", "url"])
 
 
+_BRACKETS = re.compile(r"\\.|[\[\]]", re.DOTALL)
+
+
+def _defused(text: str) -> str:
+    """`text`, with every "[" escaped when unclosed ones nest deeper than MAX_OPEN_BRACKETS."""
+    depth = 0
+    for found in _BRACKETS.finditer(text):
+        mark = found.group()
+        if mark == "[":
+            depth += 1
+            if depth > MAX_OPEN_BRACKETS:
+                return _BRACKETS.sub(lambda m: "\\[" if m.group() == "[" else m.group(), text)
+        elif mark == "]":
+            depth = max(depth - 1, 0)
+    return text
+
+
 def _parse(text: str) -> Sequence[Token]:
     try:
-        tokens = _parser()(text)
+        tokens = _parser()(_defused(text))
     except Exception:
         # A third-party parser on hostile input: showing the source verbatim is
         # always safe and better than breaking the page.

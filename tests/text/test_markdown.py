@@ -401,3 +401,44 @@ def test_hostile_html_appears_as_text(tag: str, attr: str, prefix: str) -> None:
     nodes = render_markdown(prefix + markup + "payload")
     assert_safe(nodes)
     assert markup in text_content(h("div", None, nodes))
+
+
+def _deepest_unclosed(text: str) -> int:
+    depth = deepest = 0
+    escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "]":
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["[" * 5_000 + "x", "[a" * 5_000, "[ " * 3_000 + "]" * 10, "\\[" * 9_000 + "[" * 9_000],
+)
+def test_bracket_storms_reach_the_parser_escaped_and_show_as_text(
+    source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each unclosed "[" is a level of C recursion in mistune: thousands overflow the browser's
+    # stack and stop Python mid-write (a note not saved, the workspace left busy).
+    import app.text.markdown as markdown  # noqa: PLC0415
+
+    seen: list[str] = []
+    parse = markdown._parser()
+    monkeypatch.setattr(markdown, "_parser", lambda: lambda text: seen.append(text) or parse(text))
+    text = text_content(render(source))
+    assert _deepest_unclosed(seen[0]) <= markdown.MAX_OPEN_BRACKETS
+    assert text.count("[") == source.replace("\\[", "[").count("[")
+
+
+def test_links_and_brackets_within_the_limit_are_untouched() -> None:
+    source = "[" * 100 + " [Lexical](https://example.org) and [1]"
+    assert only(source, "a").attrs["href"] == "https://example.org"
+    assert "[1]" in text_content(render(source))
