@@ -6,12 +6,13 @@ import re
 
 from playwright.sync_api import Dialog, Page, expect
 
-from e2e.conftest import reload
+from e2e.conftest import Guard, reload
 from e2e.lexical_ui import (
     add_note,
     add_word,
     create_folder,
     heading,
+    save_status,
     search_box,
     search_results,
     tree,
@@ -149,3 +150,16 @@ def test_a_bracket_storm_in_a_note_is_saved_shown_and_the_app_keeps_working(app:
     reload(app)
     expect(app.get_by_role("heading", level=3, name=re.compile("^Storm"))).to_be_visible()
     expect(word_item(app, "after")).to_be_visible()
+
+
+def test_when_python_breaks_the_page_stops_claiming_saved_and_takes_no_edits(
+    app: Page, guard: Guard
+) -> None:
+    create_folder(app, "Kept")
+    wait_saved(app)
+    # What a stack overflow inside Python looks like to the page: an uncaught RangeError.
+    app.evaluate("setTimeout(() => { const f = () => f(); f(); })")
+    expect(app.get_by_role("alert")).to_contain_text("Lexical stopped after an internal error")
+    expect(save_status(app)).to_have_text("Not saved")
+    assert app.evaluate("document.querySelector('.layout').inert")
+    guard.errors.clear()  # the error this test caused on purpose

@@ -34,7 +34,32 @@ new MutationObserver((_changes, observer) => {
   toolbar.removeAttribute("aria-busy");
 }).observe(root, { attributes: true, attributeFilter: ["data-ready"] });
 
+// Once running, an error that means Python itself broke (its stack overflowed, or Pyodide
+// stopped) may have cut a write short, and Python may never say so: the page stops showing
+// "Saved", says what happened and takes no more edits until a reload.
+const BROKEN = /Maximum call stack size exceeded|fatally failed|memory access out of bounds|fatal error/i;
+
+function showBroken(message) {
+  if (root.dataset.ready !== "true" || !BROKEN.test(message) || root.dataset.broken) return;
+  root.dataset.broken = "true";
+  const status = document.getElementById("save-status");
+  status.dataset.state = "error";
+  status.textContent = "Not saved";
+  const banner = document.getElementById("banner");
+  banner.dataset.kind = "error";
+  banner.textContent = "Lexical stopped after an internal error, so your last change may not " +
+    "have been saved. Reload the page to go on; everything saved before it is kept.";
+  banner.hidden = false;
+  document.querySelector(".layout").inert = true;
+  toolbar.inert = true;
+}
+
+function failed(message) {
+  showError(message);
+  showBroken(message);
+}
+
 window.addEventListener("py:ready", () => showStage(2));
-window.addEventListener("error", (e) => showError(e.message || "a script failed to load."));
-window.addEventListener("unhandledrejection", (e) => showError(String(e.reason && e.reason.message || e.reason)));
+window.addEventListener("error", (e) => failed(e.message || "a script failed to load."));
+window.addEventListener("unhandledrejection", (e) => failed(String(e.reason && e.reason.message || e.reason)));
 window.lexicalBoot = { showStage, showError };

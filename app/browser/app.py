@@ -361,6 +361,8 @@ class Page:
         self.toast.hidden = True
 
     def show_status(self, status: SaveStatus) -> None:
+        if data(js.document.documentElement, "broken"):
+            return  # static/boot.js: after an internal error no status can be trusted
         self.status.textContent = status.label
         self.status.dataset.state = status.state
         if status.state == "error":

@@ -428,7 +428,7 @@ def test_bracket_storms_reach_the_parser_escaped_and_show_as_text(
 ) -> None:
     # Each unclosed "[" is a level of C recursion in mistune: thousands overflow the browser's
     # stack and stop Python mid-write (a note not saved, the workspace left busy).
-    import app.text.markdown as markdown  # noqa: PLC0415
+    from app.text import markdown  # noqa: PLC0415
 
     seen: list[str] = []
     parse = markdown._parser()
