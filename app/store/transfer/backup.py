@@ -10,6 +10,7 @@ API keys, conversations and study sessions are never part of it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -93,7 +94,36 @@ def _section(document: dict[str, Any], section: str) -> list[Any]:
     return items
 
 
+# Arrays and objects nested deeper than this are refused before parsing: a backup needs a
+# handful of levels, and the C parser's recursion per level overflows the browser's stack long
+# before Python's recursion limit could stop it (the import then never ends).
+MAX_JSON_NESTING = 200
+TOO_DEEP = "This JSON file is nested too deeply to be a Lexical backup."
+# Only brackets, quotes and backslashes matter for nesting; every other byte goes (a UTF-8
+# sequence never holds an ASCII byte), so a large backup is checked in a fraction of its parse.
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"\\')
+_ESCAPED = re.compile(rb"\\.", re.DOTALL)
+_STRING = re.compile(rb'"[^"]*"')
+_OPEN_CLOSE = bytes.maketrans(b"[]{}", b"()()")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether arrays and objects in JSON `text` nest deeper than MAX_JSON_NESTING (brackets
+    inside strings do not count). Each pass drops the innermost pairs, so a file within the
+    limit is empty of pairs after that many passes; what is left open counts too."""
+    marks = _STRING.sub(b"", _ESCAPED.sub(b"", text.encode().translate(None, _NOT_STRUCTURE)))
+    marks = marks.translate(_OPEN_CLOSE)
+    for _ in range(MAX_JSON_NESTING):
+        inner = marks.replace(b"()", b"")
+        if inner == marks:
+            return marks.count(b"(") > MAX_JSON_NESTING
+        marks = inner
+    return b"()" in marks or marks.count(b"(") > MAX_JSON_NESTING
+
+
 def _load(text: str) -> Any:
+    if _too_deep(text):
+        raise InvalidInput(TOO_DEEP)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -102,6 +132,8 @@ def _load(text: str) -> Any:
             "It may be truncated or damaged."
         ) from exc
     except RecursionError as exc:
-        raise InvalidInput("This JSON file is nested too deeply to be a Lexical backup.") from exc
-    except ValueError as exc:  # e.g. an integer with thousands of digits
-        raise InvalidInput(f"This JSON file holds a value Lexical cannot read ({exc}).") from exc
+        raise InvalidInput(TOO_DEEP) from exc
+    except ValueError as exc:  # an integer with thousands of digits: Python's advice is no help
+        raise InvalidInput(
+            "This JSON file holds a number too long to read, so it is not a Lexical backup."
+        ) from exc

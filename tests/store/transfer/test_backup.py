@@ -10,7 +10,7 @@ from hypothesis import given, settings
 
 from app.domain import NewFolder
 from app.store.transfer import MAX_DEPTH, ExportKind
-from app.store.transfer.backup import VERSION
+from app.store.transfer.backup import MAX_JSON_NESTING, VERSION, _too_deep
 from tests.store.helpers import assert_index_in_sync, dump, make_store
 from tests.store.transfer.studied import study_rows
 from tests.store.transfer.workspaces import (
@@ -167,7 +167,8 @@ def _folders(*items: dict[str, Any]) -> bytes:
         (b"\xff\xfe\x00\x00garbage", "UTF-16"),
         (b'{"format": "lexical-backup", "x": "\xe9"}', "not UTF-8 text (byte 0xE9 on line 1"),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-        (b'{"format": "lexical-backup", "version": 1' + b"1" * 5000 + b"}", "cannot read"),
+        (b'{"a": ' * 201 + b"1" + b"}" * 201, "nested too deeply"),
+        (b'{"format": "lexical-backup", "version": 1' + b"1" * 100_000 + b"}", "number too long"),
         (_folders({"id": 1, "name": "  "}), "folder 1 is not valid: Name must not be empty"),
         (_folders({"id": 1, "name": "a\x07b"}), "control characters"),
         (_folders({"id": 1, "name": "x", "color": "plaid"}), "Colour"),
@@ -198,3 +199,15 @@ def test_bad_backups_are_refused_with_a_clear_message_and_change_nothing(
     data: bytes, message: str
 ) -> None:
     assert_refused("backup.json", data, message)
+
+
+def test_nesting_is_measured_outside_strings_up_to_the_limit() -> None:
+    def nested(levels: int) -> str:
+        return '{"a": ' * levels + "1" + "}" * levels
+
+    assert not _too_deep(nested(MAX_JSON_NESTING))
+    assert _too_deep(nested(MAX_JSON_NESTING + 1))
+    assert _too_deep("[" * (MAX_JSON_NESTING + 1))  # never closed: the parser still recurses
+    text = json.dumps({"note": "[" * 10_000 + '"{\\' * 500, "é": ["]" * 9, "ok"]})
+    assert not _too_deep(text)
+    assert not _too_deep(json.dumps([[[]]] * 1000))
