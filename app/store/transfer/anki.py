@@ -52,7 +52,7 @@ def read_anki(name: str, data: bytes) -> Steps[RecordSource]:
             raise InvalidInput(NEWER_FORMAT)
         raise InvalidInput(f"This {WHAT} has no Anki collection in it.")
     collection = read_member(archive, chosen, MAX_COLLECTION_BYTES, WHAT)
-    conn = open_foreign(collection, "an Anki collection")
+    conn = open_foreign(collection, "Anki collection")
     remarks: list[str] = []
     try:
         require_tables(conn, ("col", "notes", "cards"), f"This {WHAT} is not an Anki collection.")

@@ -98,7 +98,7 @@ def export_csv(raw: RawWorkspace) -> bytes:
 def read_csv(name: str, data: bytes) -> Steps[RecordSource]:
     """The file's rows as one table of records; its first row may be column names, which the
     mapping step decides (app.store.transfer.field_guess)."""
-    text = decode_text(data, "CSV file")
+    text = decode_text(data, "CSV file", " (in a spreadsheet: CSV UTF-8)")
     if not text.strip():
         raise InvalidInput("This CSV file is empty.")
     suffix = PurePosixPath(name).suffix.lower()

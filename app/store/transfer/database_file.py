@@ -66,14 +66,19 @@ def parse_database(name: str, data: bytes) -> Steps[ParsedImport]:
 
 def read_database(data: bytes) -> RawWorkspace:
     """Every item of a Lexical database file, or InvalidInput saying why it cannot be read."""
-    conn = open_foreign(data, f"a {WHAT}")
+    conn = open_foreign(data, WHAT)
     try:
         db = Database(conn)
         version = int(db.scalar("PRAGMA user_version"))
         if version < 1:
             raise InvalidInput(NOT_LEXICAL)
         require_tables(conn, ("folder", "word", "note"), NOT_LEXICAL)
-        migrate(db)  # brings an older file up to date; refuses a newer one with the reason
+        try:
+            migrate(db)  # brings an older file up to date; refuses a newer one with the reason
+        except sqlite3.Error as exc:
+            # It passed SQLite's integrity check, so this is not damage: another app's tables
+            # under Lexical's names.
+            raise InvalidInput(NOT_LEXICAL) from exc
         # A file from before study progress has none, unlike one that has no cards yet.
         return dataclasses.replace(raw_workspace(db), has_study=version >= STUDY_SCHEMA)
     except SchemaTooNewError as exc:

@@ -24,9 +24,11 @@ def is_sqlite(data: bytes) -> bool:
 
 
 def open_foreign(data: bytes, what: str) -> sqlite3.Connection:
-    """An in-memory copy of `data`, checked; `what` names the file in messages."""
+    """An in-memory copy of `data`, checked; `what` names the file in messages ("Anki
+    collection")."""
     if not is_sqlite(data) or len(data) < 512:
-        raise InvalidInput(f"This is not {what}: it is not an SQLite database file.")
+        article = "an" if what[:1].lower() in "aeiou" else "a"
+        raise InvalidInput(f"This is not {article} {what}: it is not an SQLite database file.")
     image = bytearray(data)
     # Bytes 18-19 say "WAL mode"; an in-memory copy must use the rollback journal to be read.
     image[18:20] = b"\x01\x01"

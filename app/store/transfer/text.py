@@ -10,8 +10,9 @@ from app.domain import InvalidInput
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
-def decode_text(data: bytes, what: str) -> str:
-    """Decode an imported text file; `what` names it in messages ("backup", "CSV file")."""
+def decode_text(data: bytes, what: str, how: str = "") -> str:
+    """Decode an imported text file; `what` names it in messages ("backup", "CSV file"),
+    `how` says where to choose UTF-8 when saving it again."""
     if data.startswith(_UTF16_BOMS):
         try:
             return data.decode("utf-16")
@@ -23,7 +24,7 @@ def decode_text(data: bytes, what: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InvalidInput(
             f"This {what} is not UTF-8 text (byte 0x{data[exc.start]:02X} on line {line:,} "
-            "cannot be read). Save it as UTF-8 (in a spreadsheet: CSV UTF-8) and try again."
+            f"cannot be read). Save it as UTF-8{how} and try again."
         ) from exc
     if "\x00" in text:
         raise InvalidInput(f"This {what} contains binary data, not text.")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from app.domain import NewFolder
+from app.domain import InvalidInput, NewFolder
 from app.store.transfer import MAX_DEPTH, ExportKind
 from app.store.transfer.backup import MAX_JSON_NESTING, VERSION, _too_deep
 from tests.store.helpers import assert_index_in_sync, dump, make_store
@@ -211,3 +211,9 @@ def test_nesting_is_measured_outside_strings_up_to_the_limit() -> None:
     text = json.dumps({"note": "[" * 10_000 + '"{\\' * 500, "é": ["]" * 9, "ok"]})
     assert not _too_deep(text)
     assert not _too_deep(json.dumps([[[]]] * 1000))
+
+
+def test_a_backup_that_is_not_utf8_is_not_told_about_spreadsheets() -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse("backup.json", b'{"format": "lexical-backup", "x": "\xe9"}')
+    assert caught.value.message.endswith("Save it as UTF-8 and try again.")

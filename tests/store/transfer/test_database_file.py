@@ -93,6 +93,15 @@ def _newer() -> bytes:
             ),
             "not a Lexical database",
         ),
+        (
+            _sqlite(
+                "CREATE TABLE folder (x)",
+                "CREATE TABLE word (x)",
+                "CREATE TABLE note (x)",
+                version=2,
+            ),
+            "not a Lexical database",
+        ),
         (_newer(), "newer version of Lexical"),
     ],
 )
