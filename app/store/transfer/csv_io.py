@@ -3,7 +3,8 @@
 Columns: `folder, term, meanings, notes, lang, color`. A folder path joins names with `/`; a `/`
 inside a name is written `\\/` and a backslash `\\\\`, so every name survives the round trip.
 Meanings share one cell, one per line (the cell is quoted). A row with a folder but no term
-keeps an empty folder. On import the delimiter (comma, semicolon or tab) is detected and the
+keeps an empty folder. A cell a spreadsheet would run as a formula is written after a `'`
+(and read back without it). On import the delimiter (comma, semicolon or tab) is detected and the
 rows are read as records; which column is what (and whether the first row names them) is the
 mapping step's (app.store.transfer.mapping), shared with Anki decks (docs/backup-format.md).
 """
@@ -59,6 +60,25 @@ def split_path(path: str) -> list[str]:
     return [n.strip() for n in names if n.strip()]
 
 
+# --- cells a spreadsheet would run ---------------------------------------------------------
+
+# OWASP's CSV injection list: a cell starting with one of these is a formula to a spreadsheet
+# ("=HYPERLINK(…)" sends data away when clicked). Such cells are written after a "'", which
+# spreadsheets take as "text"; reading takes one "'" off again, and a value that itself began
+# with "'" before such a character gets one more, so every value comes back as it was.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def defuse(cell: str) -> str:
+    return "'" + cell if cell.lstrip("'").startswith(_FORMULA_START) else cell
+
+
+def restore(cell: str) -> str:
+    return (
+        cell[1:] if cell.startswith("'") and cell.lstrip("'").startswith(_FORMULA_START) else cell
+    )
+
+
 # --- export -------------------------------------------------------------------------------
 
 
@@ -88,7 +108,7 @@ def export_csv(raw: RawWorkspace) -> bytes:
         meanings = "\n".join(" ".join(m.split()) if "\n" in m else m for m in w["meanings"])
         rows.append([path(w["folder_id"]), w["term"], meanings, w["notes"], w["lang"], w["color"]])
     rows.sort(key=lambda r: (r[0].casefold(), r[1].casefold()))
-    writer.writerows(rows)
+    writer.writerows([defuse(cell) for cell in row] for row in rows)
     return ("\ufeff" + out.getvalue()).encode()
 
 
@@ -129,7 +149,7 @@ def read_csv(name: str, data: bytes) -> Steps[RecordSource]:
     if width > MAX_COLUMNS:
         remarks.append(f"Only the first {MAX_COLUMNS} of its {width:,} columns were read.")
         width = MAX_COLUMNS
-    records = [Record(n, (), _padded(row, width)) for n, row in rows]
+    records = [Record(n, (), _padded([restore(cell) for cell in row], width)) for n, row in rows]
     header = records[0].values
     named = "\x1f".join(normal_name(c) for c in header) if is_header(header) else f"{width}"
     table = FieldTable(

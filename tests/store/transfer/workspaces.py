@@ -36,12 +36,12 @@ from tests.store.helpers import dump, make_store
 # One line, no control characters; slashes and backslashes test the CSV path escaping.
 LINE = (
     st.lists(
-        st.sampled_from([*"abcXYZ é/\\;,\"'|-", "日本", "🧬", "\u00a0"]), min_size=1, max_size=8
+        st.sampled_from([*"abcXYZ é/\\;,\"'|-=+@", "日本", "🧬", "\u00a0"]), min_size=1, max_size=8
     )
     .map("".join)
     .filter(str.strip)
 )
-TEXT = st.lists(st.sampled_from([*'ab é,;"\n\t', "\r\n"]), max_size=20).map("".join)
+TEXT = st.lists(st.sampled_from([*"ab é,;\"\n\t=+-@'", "\r\n"]), max_size=20).map("".join)
 LANGS = st.sampled_from(["", "en", "es-MX", "zh-Hant-TW"])
 START = 1_690_000_000_000  # before the test stores' clock, so every review is in the past
 
