@@ -149,26 +149,34 @@ def screenshot(page: Page, name: str) -> Path:
 SPEECH = "Make a folder called Cardiology and add ten heart terms, please."
 
 
-@pytest.fixture(scope="session")
-def speech_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("microphone")
+def spoken_wav(folder: Path, text: str) -> Path:
+    """`text` said by espeak-ng, as the WAV Chromium's fake microphone plays."""
     spoken, wav = folder / "spoken.wav", folder / "speech.wav"
-    subprocess.run(["espeak-ng", "-v", "en", "-w", str(spoken), SPEECH], check=True)
+    subprocess.run(["espeak-ng", "-v", "en", "-w", str(spoken), text], check=True)
     subprocess.run(["sox", str(spoken), "-r", "48000", "-c", "1", str(wav)], check=True)
     return wav
 
 
-@pytest.fixture(scope="session")
-def microphone_browser(playwright: Playwright, speech_wav: Path) -> Iterator[Browser]:
-    """A Chromium of its own whose microphone plays the WAV (in a loop), permission granted."""
-    browser = playwright.chromium.launch(
+def launch_hearing(playwright: Playwright, wav: Path) -> Browser:
+    """A Chromium of its own whose microphone plays `wav` (in a loop), permission granted."""
+    return playwright.chromium.launch(
         executable_path=chromium.executable(),
         args=[
             *chromium.FLAGS,
             "--use-fake-ui-for-media-stream",
             "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-audio-capture={speech_wav}",
+            f"--use-file-for-fake-audio-capture={wav}",
         ],
     )
+
+
+@pytest.fixture(scope="session")
+def speech_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return spoken_wav(tmp_path_factory.mktemp("microphone"), SPEECH)
+
+
+@pytest.fixture(scope="session")
+def microphone_browser(playwright: Playwright, speech_wav: Path) -> Iterator[Browser]:
+    browser = launch_hearing(playwright, speech_wav)
     yield browser
     browser.close()

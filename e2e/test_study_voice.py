@@ -135,7 +135,7 @@ def test_nothing_heard_and_a_blocked_microphone_are_sentences(voiced: Page) -> N
     app.wait_for_function("window.__speech.listening")
     app.mouse.up()
     status = app.locator("#study-listening")
-    expect(status).to_have_text("I didn't catch anything. Try again, or type your message.")
+    expect(status).to_have_text("I didn't catch anything. Say it again, or press “I don't know”.")
     app.mouse.down()
     app.wait_for_function("window.__speech.listening")
     app.evaluate("window.__speech.fail('not-allowed')")

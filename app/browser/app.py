@@ -43,6 +43,7 @@ from app.ui.routes import Route
 from app.ui.update import Update
 
 if TYPE_CHECKING:
+    from app.browser.assistant import Assistant
     from app.browser.study_voice import StudyVoice
 
 TOAST_SECONDS = 5.0
@@ -120,6 +121,7 @@ class Page:
         self.transfer = TransferGlue(self)
         self.speech = SpeechGlue(self)
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
+        self.assistant: Assistant | None = None  # attached after the first screen (session.py)
 
     # --- wiring -------------------------------------------------------------------------------
 

@@ -22,10 +22,12 @@ from app.browser.settings_store import LocalCounter, SettingsStore
 from app.browser.study import local_utc_offset
 from app.browser.voice import VoiceGlue
 from app.domain import FolderId, WordId
+from app.llm.audio import AudioUsage
 from app.llm.messages import ModelClient
 from app.llm.retry import OnWait
 from app.llm.settings import make_client
 from app.store import Store
+from app.store.conversations import UsageEntry
 from app.study.summary import scholar_prompt
 from app.ui.assistant_controller import AssistantController, Refusal
 from app.ui.assistant_view import badge_text, confirm_dialog, render_panel, render_turn
@@ -103,6 +105,10 @@ class Assistant:
     @property
     def read_only(self) -> str | None:
         return self.page.controller.read_only
+
+    def log_audio(self, usage: AudioUsage) -> None:
+        """A transcription or speech request goes into the usage log beside agent turns."""
+        self.store.conversations.log_usage(UsageEntry.model_validate(usage.entry_fields()))
 
     def client(self, on_wait: OnWait) -> ModelClient:
         return make_client(

@@ -77,6 +77,7 @@ class Session:
         with measured("assistant"):
             self.assistant = Assistant(self.page)
             self.assistant.start()
+        self.page.assistant = self.assistant  # study answers through its provider too
 
     def become_writer(self) -> None:
         self.controller.read_only = None

@@ -2,23 +2,29 @@
 into the recogniser's hearings for the study session.
 
 Nothing is decided here. The push-to-talk turn is app.voice.listening's machine (never sends
-silence, says why listening failed), the way to listen is app.voice.ladder's, grading is the
+silence, says why listening failed), the way to listen is app.voice.ladder's, as for the
+assistant (on this device, the browser's service, the user's provider, typing), grading is the
 session's (`study-spoken`). This adapts: the Say it button or M held and let go become Press
 and Release, the recogniser's events are fed to the machine, its effects start and stop a
-`recognition.Session`, and what it sends becomes the `study-spoken` action. A listening card's
-prompt is said when the card appears, in the voice app/browser/pronounce.py would use.
+`recognition.Session` or a `provider_listening.ProviderSession` (its one hearing is graded as
+the alternatives are), and what it sends becomes the `study-spoken` action. The ladder's
+sentence of where the audio goes is shown by Say it. A listening card's prompt is said when the
+card appears, in the voice app/browser/pronounce.py would use.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import js
 
 from app.browser.dom import by_id, found
+from app.browser.microphone import Microphone
 from app.browser.recognition import MAX_PHRASES, Session, availability, now, supported
 from app.speech.voices import word_lang
+from app.ui.study_voice_view import NOTHING_HEARD
 from app.voice.listening import (
     AbortRecognition,
     AnswerDone,
@@ -30,6 +36,7 @@ from app.voice.listening import (
     RecognitionError,
     Release,
     Send,
+    Show,
     StartRecognition,
     Stop,
     StopRecognition,
@@ -39,9 +46,10 @@ from app.voice.listening import (
 
 if TYPE_CHECKING:
     from app.browser.app import Page
+    from app.browser.provider_listening import ProviderSession
     from app.study.model import StudyCard
     from app.study.session import Turn
-    from app.voice.ladder import OnDevice
+    from app.voice.ladder import OnDevice, Rung
 
 VOICE_MODES = ("listening", "speaking")
 TALK_KEYS = ("m", "M")
@@ -52,10 +60,12 @@ class StudyVoice:
     def __init__(self, page: Page) -> None:
         self.page = page
         self.state = Listener()
-        self.session: Session | None = None
+        self.session: Session | ProviderSession | None = None
+        self.mic = Microphone()  # for the provider's recordings
         self._seen: Turn | None = None  # the card drawn last
         self._key_down = False
         self._on_device: dict[str, OnDevice] = {}
+        self._service_failed = False  # the browser's recogniser failed: the provider stands in
         page.commands["study-hear"] = lambda _item, _data: self.hear()
 
     def start(self, listen: Any) -> None:
@@ -118,9 +128,11 @@ class StudyVoice:
     # --- holding Say it -----------------------------------------------------------------------
 
     def _press(self) -> None:
-        if not self._asking():
+        turn = self._turn()
+        if turn is None or not self._asking():
             return
         self.page.speech.speaker.cancel()  # the microphone must not hear the prompt
+        self.state = replace(self.state, nothing_heard=NOTHING_HEARD[turn.mode])
         self.feed(Press(now()))
 
     def _release(self) -> None:
@@ -178,42 +190,71 @@ class StudyVoice:
             self._later(AnswerDone(now()))
         elif isinstance(effect, CancelSpeech):
             self.page.speech.speaker.cancel()
+        elif isinstance(effect, Show):
+            self._service_failed = self._service_failed or effect.problem.fallback
         elif self.session is not None and isinstance(effect, StopRecognition):
             self.session.stop()
         elif self.session is not None and isinstance(effect, AbortRecognition):
             self.session.abort()
-        # Show: the machine keeps the problem's sentence, and `_show` puts it on the card.
+        # The machine keeps a problem's sentence, and `_show` puts it on the card.
+
+    def _rung(self, lang: str) -> Rung:
+        """How the answer in `lang` becomes text right now (app.voice.ladder)."""
+        # Not on the first screen's import path: it brings the provider settings along.
+        from app.voice.ladder import Means, choose, transcriber  # noqa: PLC0415
+
+        if lang not in self._on_device:
+            self._on_device[lang] = "unavailable"
+            self.page.spawn(self._check_on_device(lang))
+        assistant = self.page.assistant  # the provider's settings, once it is loaded
+        return choose(
+            Means(
+                recognition=supported(),
+                on_device=self._on_device[lang],
+                on_device_only=self.page.speech.voice.settings.on_device_only,
+                provider=None
+                if assistant is None
+                else transcriber(assistant.settings.settings, configured=assistant.configured),
+                online=bool(js.navigator.onLine),
+                service_failed=self._service_failed,
+            )
+        )
 
     def _listen(self) -> None:
-        # Not on the first screen's import path: it brings the provider settings along.
-        from app.voice.ladder import Means, choose  # noqa: PLC0415
-
         turn = self._turn()
         if turn is None:
             self._later(RecognitionError(now(), "aborted"))
             return
         lang = self._answer_lang(turn.card)
-        if lang not in self._on_device:
-            self._on_device[lang] = "unavailable"
-            self.page.spawn(self._check_on_device(lang))  # from the next answer on
-        rung = choose(
-            Means(
-                recognition=supported(),
-                on_device=self._on_device[lang],
-                on_device_only=self.page.speech.voice.settings.on_device_only,
-                provider=None,  # the provider transcribes for the assistant only, for now
-                online=bool(js.navigator.onLine),
-            )
-        )
+        rung = self._rung(lang)
         if rung.path == "typing":
             self._later(RecognitionError(now(), "unsupported", rung.sentence))
             return
-        self.session = Session(self.feed)
+        self.session = self._session(rung)
         local = rung.path == "on-device"
         self.session.start(lang, local=local, phrases=self._phrases(turn.card))
 
+    def _session(self, rung: Rung) -> Session | ProviderSession:
+        """The browser's recogniser, or a recording the user's provider transcribes (counted
+        against the daily cap and logged as the assistant's are)."""
+        assistant = self.page.assistant
+        if rung.path != "provider" or assistant is None:
+            return Session(self.feed)
+        from app.browser.provider_listening import ProviderSession  # noqa: PLC0415
+        from app.browser.settings_store import LocalCounter  # noqa: PLC0415
+        from app.llm.audio import AudioOptions  # noqa: PLC0415
+
+        return ProviderSession(
+            self.feed,
+            self.mic,
+            lambda: assistant.settings.settings,
+            assistant.dialog.transport,
+            AudioOptions(counter=LocalCounter(), on_usage=assistant.log_audio),
+        )
+
     async def _check_on_device(self, lang: str) -> None:
         self._on_device[lang] = await availability(lang)
+        self._show()  # where the audio goes may have changed
 
     def _phrases(self, card: StudyCard) -> list[str]:
         """The card's accepted answers first, then the other answers of its folder."""
@@ -224,10 +265,14 @@ class StudyVoice:
         return list(dict.fromkeys([*forms, *others]))[:MAX_PHRASES]
 
     def _show(self) -> None:
-        """How listening goes, on the card: the held button and the machine's sentence."""
-        status, button = by_id("study-listening"), by_id("study-say")
+        """How listening goes, on the card: the held button, the machine's sentence and where
+        the audio goes."""
+        status, button, where = by_id("study-listening"), by_id("study-say"), by_id("study-where")
         if found(status):
             shown = view(self.state)
             status.textContent = shown.status
         if found(button):
             button.dataset.listening = "true" if self.state.held else "false"
+        turn = self._turn()
+        if found(where) and turn is not None:
+            where.textContent = self._rung(self._answer_lang(turn.card)).sentence

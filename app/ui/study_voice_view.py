@@ -2,7 +2,8 @@
 controls with the line where listening reports, "Did you say …?", and what was heard.
 
 Say it is held, not clicked (pointer or the M key): app/browser/study_voice.py listens to it
-and fills `#study-listening`; everything else carries `data-action` like the rest of the app.
+and fills `#study-listening` and `#study-where` (where the audio goes); everything else carries
+`data-action` like the rest of the app.
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ if TYPE_CHECKING:
 
 HIDDEN_PROMPT = "Listen, then answer."
 SAY_IT_HINT = "Hold the button (or the M key) while you say the answer, then let go."
+# What the listening line says when Say it was let go with nothing heard, by mode.
+NOTHING_HEARD = {
+    "speaking": "I didn't catch anything. Say it again, or press “I don't know”.",
+    "listening": "I didn't catch anything. Say it again, or type it.",
+}
 YES_MEANS = (
     "Yes counts it as right with Hard suggested, because I couldn't hear it clearly; you can "
     "still choose Good."
@@ -57,6 +63,7 @@ def voice_controls(turn: Turn) -> El:
             ),
         ),
         h("p", {"id": "study-say-hint", "class": "hint"}, SAY_IT_HINT),
+        h("p", {"id": "study-where", "class": "hint"}),
         h("p", {"id": "study-listening", "class": "study-listening", "role": "status"}),
     )
 

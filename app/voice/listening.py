@@ -244,6 +244,7 @@ class Listener:
     answer_done: bool = False
     voice: bool = False  # speech synthesis is speaking
     notice: str = ""  # why the last turn ended without sending
+    nothing_heard: str = NOTHING_HEARD  # the notice for a turn with no words, in its context
     now: float = 0.0
     home: Mode | None = None  # while answering a question: the mode to go back to after it
 
@@ -449,7 +450,7 @@ def _send(state: Listener) -> Step:
     if not text:
         if state.mode == "conversation":
             return replace(state, phase="listening", deadline=None), ()
-        return replace(state, phase="idle", held=False, notice=NOTHING_HEARD), ()
+        return replace(state, phase="idle", held=False, notice=state.nothing_heard), ()
     effects: list[Effect] = [Send(text, _alternatives(state.segments))]
     recognizer = state.recognizer
     if recognizer in ("starting", "on"):

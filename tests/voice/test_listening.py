@@ -124,6 +124,16 @@ def test_releasing_without_words_sends_nothing_and_says_so() -> None:
     assert view(state).phase == "idle" and view(state).status == NOTHING_HEARD
 
 
+def test_a_listener_can_say_nothing_heard_in_its_own_words() -> None:
+    """Study asks for the answer again, not for a message; the assistant's sentence stays."""
+    events = [Press(0.0), *opening(), Release(0.5), SpeechEnd(0.6), RecognitionEnd(0.7)]
+    state, _ = run(events, Listener(nothing_heard="Say it again."))
+    assert view(state).status == "Say it again."
+    said = [Press(1.0), *opening(1.0), Result(1.4, (final("dog"),)), Release(1.5)]
+    state, effects = run([*said, SpeechEnd(1.6), RecognitionEnd(1.7)], state)
+    assert Send("dog", ("dog",)) in effects and state.nothing_heard == "Say it again."
+
+
 def test_an_empty_or_blank_final_result_never_sends() -> None:
     events = [
         Press(0.0),
