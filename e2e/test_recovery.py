@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
@@ -62,6 +64,40 @@ def test_a_torn_log_entry_keeps_everything_before_it_and_says_so(app: Page) -> N
     expect(word_item(app, "septum")).to_be_visible()
     expect(word_item(app, "atrium")).to_be_visible()
     expect(app.get_by_role("alert").filter(has_text="restored up to edit")).to_have_count(0)
+
+
+# Replace the newest operation-log record with an object that is no entry at all (no text), as
+# another program or a broken extension might; returns its seq.
+MANGLE_NEWEST_EDIT = """
+  const keys = await read(store.getAllKeys());
+  const last = keys[keys.length - 1];
+  store.put({seq: last, note: "not an entry"});
+  return last;
+"""
+
+
+def test_a_malformed_log_record_is_recovered_like_a_torn_one_and_offered_for_download(
+    app: Page,
+) -> None:
+    create_folder(app, "Anatomy")
+    for term in ("aorta", "atrium"):
+        add_word(app, term, ["part of the heart"])
+    wait_saved(app)
+    mangled = rewrite(app, "ops", MANGLE_NEWEST_EDIT)
+    reload(app)
+    banner = app.get_by_role("alert").filter(has_text="restored up to edit")
+    expect(banner).to_contain_text(f"restored up to edit {mangled - 1}")
+    expect(word_item(app, "aorta")).to_be_visible()
+    expect(word_item(app, "atrium")).to_have_count(0)
+    with app.expect_download() as download:
+        banner.get_by_role("button", name="Download what could not be restored").click()
+    saved = json.loads(Path(download.value.path()).read_text())
+    assert saved["entries"][0]["seq"] == mangled
+    assert json.loads(saved["entries"][0]["text"]) == {"seq": mangled, "note": "not an entry"}
+    add_word(app, "septum", ["wall between chambers"])  # and it keeps working
+    wait_saved(app)
+    reload(app)
+    expect(word_item(app, "septum")).to_be_visible()
 
 
 # Change one letter of a meaning inside the newest snapshot, keeping its recorded checksum, as

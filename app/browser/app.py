@@ -39,8 +39,9 @@ from app.saving import SaveStatus
 from app.tasks import start_now
 from app.ui.controller import Controller
 from app.ui.folder_view import READ_ONLY_STUDY
+from app.ui.nodes import h
 from app.ui.routes import Route
-from app.ui.update import Update
+from app.ui.update import Download, Update
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
@@ -376,6 +377,12 @@ class Page:
         self.banner.textContent = message
         self.banner.dataset.kind = "save-error" if error else "info"
         self.banner.hidden = False
+
+    def offer_in_banner(self, label: str, download: Download) -> None:
+        """A button in the banner that saves `download` (what the banner is about)."""
+        self.commands["banner-download"] = lambda _id, _data: save_download(download)
+        action = {"type": "button", "class": "small-button", "data-action": "banner-download"}
+        replace_children(self.banner, str(self.banner.textContent), " ", h("button", action, label))
 
     def hide_banner(self) -> None:
         self.banner.hidden = True

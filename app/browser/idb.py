@@ -160,7 +160,15 @@ class IndexedDbBackend:
         rows = await _wait(
             tx.objectStore(OPS).getAll(js.IDBKeyRange.lowerBound(seq, True)), "success"
         )
-        return [(int(row.seq), str(row.text)) for row in rows]
+        return [_op(row) for row in rows]
 
     async def trim_ops(self, upto_seq: int) -> None:
         await self._write(OPS, lambda store: store.delete(js.IDBKeyRange.upperBound(upto_seq)))
+
+
+def _op(row: Any) -> tuple[int, str]:
+    """A log row as (seq, entry text). A row without its text (damage behind the app's back)
+    keeps all it has, as JSON, for the text: it then fails to decode like a torn entry, so
+    boot restores up to it, says so and offers it for download."""
+    text = getattr(row, "text", None)
+    return int(row.seq), text if isinstance(text, str) else str(js.JSON.stringify(row))

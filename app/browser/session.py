@@ -25,11 +25,12 @@ from app.store.durability import Durability
 from app.store.oplog import CorruptEntryError, decode_entry
 from app.tasks import start_now
 from app.ui.controller import Controller
-from app.ui.update import Update
+from app.ui.update import Download, Update
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
 
+UNRESTORED_FILE = "lexical-unrestored-edits.json"
 READ_ONLY = (
     "Lexical is open in another tab, which is the one that saves changes. This tab follows it "
     "live and is read-only; close the other tab to edit here."
@@ -144,6 +145,11 @@ async def start(stage: Any) -> Session:
         session.become_follower()
     if report.damaged:
         session.page.show_banner(report.message(), error=True)
+        if report.unrestored:
+            session.page.offer_in_banner(
+                "Download what could not be restored",
+                Download(UNRESTORED_FILE, "application/json", report.unrestored_json()),
+            )
     _request_persistence()
     return session
 

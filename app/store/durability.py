@@ -10,6 +10,7 @@ the previous one plus the log. Boot never silently starts empty: every problem i
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from typing import Protocol
 
@@ -64,6 +65,14 @@ class DurableBackend(Protocol):
     async def trim_ops(self, upto_seq: int) -> None: ...
 
 
+class LogEntry(BaseModel):
+    """One operation-log entry as stored, readable or not."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+    seq: int
+    text: str
+
+
 class BootReport(BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
     snapshot_seq: int | None  # which snapshot was used (None: started from an empty database)
@@ -71,10 +80,19 @@ class BootReport(BaseModel):
     seq: int  # the last edit now contained in the workspace
     problems: list[str]  # what was damaged and skipped, in plain words
     started_empty: bool  # saved data existed but none of it could be read
+    unrestored: list[LogEntry] = []  # the log from the first entry that failed: the user's
 
     @property
     def damaged(self) -> bool:
         return bool(self.problems)
+
+    def unrestored_json(self) -> bytes:
+        """The entries that could not be restored, as they were stored, for the user to keep."""
+        return json.dumps(
+            {"lexical": "unrestored edits", "entries": [e.model_dump() for e in self.unrestored]},
+            ensure_ascii=False,
+            indent=1,
+        ).encode()
 
     def message(self) -> str:
         if not self.damaged:
@@ -130,6 +148,7 @@ class Durability:
             seq=self._seq,
             problems=problems,
             started_empty=bool(problems) and self._seq == 0,
+            unrestored=[LogEntry(seq=seq, text=text) for seq, text in ops if seq > self._seq],
         )
         if problems and not report.started_empty:
             # Secure what was recovered now, numbered past the damaged entries so they are

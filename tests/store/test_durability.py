@@ -123,6 +123,21 @@ def test_a_corrupt_entry_stops_replay_at_the_last_good_state() -> None:
     assert dump(durability.store) == states[5]
 
 
+def test_what_could_not_be_restored_is_kept_for_the_user_to_download() -> None:
+    _, backends = asyncio.run(_session(MemoryBackend(), edits=8, every=1000))
+    backend = backends[-1]
+    backend.ops[6] = '{"seq": 6, "other": 1}'  # a record that is no entry at all
+    report = asyncio.run(Durability(backend).boot())
+    assert report.seq == 5
+    assert [(e.seq, e.text) for e in report.unrestored] == [
+        (6, '{"seq": 6, "other": 1}'),
+        (7, backend.appends[6][1]),
+        (8, backend.appends[7][1]),
+    ]
+    clean = asyncio.run(Durability(backend).boot())  # the recovery was secured
+    assert not clean.damaged and clean.unrestored == []
+
+
 def test_after_recovery_new_edits_never_mix_with_the_damaged_ones() -> None:
     states, backends = asyncio.run(_session(MemoryBackend(), edits=10, every=1000))
     backend = backends[-1]

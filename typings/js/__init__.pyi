@@ -17,6 +17,7 @@ Error: Any
 FormData: Any
 Function: Any
 IDBKeyRange: Any
+JSON: Any
 MediaRecorder: Any
 Object: Any
 OfflineAudioContext: Any
