@@ -31,6 +31,7 @@ from app.agents import (
 )
 from app.agents.router import Override, Route
 from app.domain import FolderId, LexicalError
+from app.drill.start import NotFound, choose, wanted
 from app.llm.cancel import CancelToken
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelClient
@@ -86,6 +87,10 @@ class AssistantHost(Protocol):
         """Open a place in the app (a `#/…` hash)."""
         ...
 
+    def study_hands_free(self, folder: FolderId) -> None:
+        """Open a hands-free study session of `folder`."""
+        ...
+
     def collection_changed(self) -> None: ...
 
     def render_panel(self) -> None: ...
@@ -101,6 +106,11 @@ class Refusal:
 
     message: str
     settings: bool = False  # open AI settings: no provider is set up yet
+
+
+@dataclass(frozen=True)
+class Started:
+    """The request was to study a folder hands-free, and its session is open: nothing to send."""
 
 
 @dataclass(frozen=True)
@@ -134,11 +144,15 @@ class AssistantController:
 
     # --- a request ----------------------------------------------------------------------------
 
-    def prepare(self, text: str, *, spoken: bool = False) -> Request | Refusal | None:
+    def prepare(self, text: str, *, spoken: bool = False) -> Request | Refusal | Started | None:
         """Route `text` and check it can be sent now: a Request to `run`, a Refusal to show,
-        or None for nothing to send (an empty box)."""
+        or None for nothing to send (an empty box). Asking to study a folder hands-free needs
+        no model: its session is opened here (Started)."""
         if not text.strip():
             return None
+        studying = self._study(text)
+        if studying is not None:
+            return studying
         if self.state.running:
             return Refusal(STILL_ANSWERING)
         if not self.host.online:
@@ -151,6 +165,20 @@ class AssistantController:
             return Refusal(read_only)
         return Request(text, routed, spoken)
 
+    def _study(self, text: str) -> Refusal | Started | None:
+        """A request to study a folder hands-free, done; None for any other request."""
+        name = wanted(text)
+        if name is None:
+            return None
+        store = self.host.store
+        found = choose(
+            name, store.folders(), lambda f: " › ".join(x.name for x in store.folder_path(f))
+        )
+        if isinstance(found, NotFound):
+            return Refusal(found.message)
+        self.host.study_hands_free(found.folder_id)
+        return Started()
+
     def refuse(self, refusal: Refusal) -> None:
         if refusal.settings:
             self.host.open_settings()
@@ -161,7 +189,7 @@ class AssistantController:
         prepared = self.prepare(text, spoken=spoken)
         if isinstance(prepared, Refusal):
             self.refuse(prepared)
-        elif prepared is not None:
+        elif isinstance(prepared, Request):
             await self.run(prepared)
 
     async def ask_scholar(self, text: str) -> None:
