@@ -43,6 +43,7 @@ from app.ui.routes import Route
 from app.ui.update import Update
 
 if TYPE_CHECKING:
+    from app.browser.drill import DrillGlue, Explainer
     from app.browser.study_voice import StudyVoice
 
 TOAST_SECONDS = 5.0
@@ -120,6 +121,8 @@ class Page:
         self.transfer = TransferGlue(self)
         self.speech = SpeechGlue(self)
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
+        self.drill: DrillGlue | None = None  # the hands-free drill, loaded with it too
+        self.explainer: Explainer | None = None  # the Scholar's, once the assistant has loaded
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -231,11 +234,16 @@ class Page:
         if self.study_voice is None:
             if self.controller.state.route.view != "study":
                 return
+            from app.browser.drill import DrillGlue  # noqa: PLC0415
             from app.browser.study_voice import StudyVoice  # noqa: PLC0415
 
             self.study_voice = StudyVoice(self)
             self.study_voice.start(self.listen)
+            self.drill = DrillGlue(self)
+            self.drill.start(self.listen)
         self.study_voice.drawn()
+        if self.drill is not None:
+            self.drill.drawn()
 
     def spawn(self, work: Coroutine[Any, Any, None], *, now: bool = False) -> None:
         """Run `work` in the background, kept alive until it ends; `now` runs it up to its

@@ -22,6 +22,7 @@ from app.browser.settings_store import LocalCounter, SettingsStore
 from app.browser.study import local_utc_offset
 from app.browser.voice import VoiceGlue
 from app.domain import FolderId, WordId
+from app.drill.lines import explain_request
 from app.llm.messages import ModelClient
 from app.llm.retry import OnWait
 from app.llm.settings import make_client
@@ -78,6 +79,7 @@ class Assistant:
             "study-ask-scholar": plain(self.ask_about_missed),
         }
         page.commands.update(commands)
+        page.explainer = lambda card: ctl.explain(explain_request(card))
         self.voice.start()
         page.listen(self.panel, "keydown", self._on_keydown)
         page.listen(page.dialog, "close", lambda _e: ctl.answer(False))

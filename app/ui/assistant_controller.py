@@ -30,6 +30,8 @@ from app.agents import (
     transcript,
 )
 from app.agents.router import Override, Route
+from app.agents.scholar import SCHOLAR
+from app.agents.turn import run_agent
 from app.domain import FolderId, LexicalError
 from app.drill.start import NotFound, choose, wanted
 from app.llm.cancel import CancelToken
@@ -48,6 +50,10 @@ NEEDS_PROVIDER = (
     "then press the button again."
 )
 WAIT_FOR_ASSISTANT = "Wait for the assistant to finish."
+EXPLAIN_OFFLINE = "Explanations need the network, and you are offline. The session goes on."
+EXPLAIN_NEEDS_PROVIDER = (
+    "Explanations need an AI provider: add one in AI settings. The session goes on."
+)
 
 
 class AssistantHost(Protocol):
@@ -199,6 +205,25 @@ class AssistantController:
             return
         self.state.override = "scholar"
         await self.ask(text)
+
+    async def explain(self, question: str) -> str:
+        """The Scholar's answer to `question`, outside the conversation (the hands-free drill
+        asks what a word means); raises LexicalError with a sentence when there is none."""
+        host = self.host
+        if not host.online:
+            raise LexicalError(EXPLAIN_OFFLINE)
+        if not host.configured:
+            raise LexicalError(EXPLAIN_NEEDS_PROVIDER)
+        try:
+            result = await run_agent(
+                SCHOLAR, host.store, host.client(self._on_wait), question, confirm=_decline
+            )
+        except ProviderError as exc:
+            raise LexicalError(exc.message) from exc
+        if not result.ok:
+            failed = result.failure.message if result.failure else ""
+            raise LexicalError(failed or "The Scholar could not answer this time.")
+        return str(result.answer)
 
     async def run(self, request: Request) -> None:
         host = self.host
@@ -359,6 +384,10 @@ class AssistantController:
         host.render_panel()
         host.collection_changed()
         host.toast(f"Saved note {note.title}. Ctrl+Z undoes it.", undo=True)
+
+
+async def _decline(_confirmation: Confirmation) -> bool:
+    return False  # the Scholar only reads; nothing it asks to confirm is done
 
 
 def _conversation(value: int | None) -> ConversationId | None:

@@ -117,6 +117,12 @@ class StudyActions:
             raise LexicalError("No study session is open.")
         return render_study(self.session, self.title(), self._drill_screen())
 
+    def set_drill_aside(self) -> None:
+        """The page stopped the drill (the screen left, Escape, the tab closing): the next
+        drill over the session begins with Resume."""
+        self._drill = None
+        self.resumed = True
+
     def _drill_screen(self) -> El | None:
         drill, session = self.drill, self.session
         if drill is None or session is None:
