@@ -171,7 +171,7 @@ class DrillGlue:
         for effect in drill.handle(event):
             self._perform(effect)
         if drill.state.phase == "finished":
-            self._halt()
+            self._halt(silence=False)  # the summary is still to be said
         if drill.view() != before:
             self.page.apply(Update(main=True, counts=isinstance(event, Button)))
 
@@ -279,9 +279,10 @@ class DrillGlue:
         if self.page.controller.state.route.view == "study":
             self.page.apply(Update(main=True, counts=True))
 
-    def _halt(self) -> None:
+    def _halt(self, *, silence: bool = True) -> None:
         self._drill = None
-        self._hush()
+        if silence:
+            self._hush()
         self._stop_listening()
         if self._explaining is not None:
             self._explaining.cancel()
