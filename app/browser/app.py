@@ -45,6 +45,7 @@ from app.ui.update import Download, Update
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
+    from app.browser.drill import DrillGlue
     from app.browser.study_voice import StudyVoice
 
 TOAST_SECONDS = 5.0
@@ -123,6 +124,7 @@ class Page:
         self.speech = SpeechGlue(self)
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
         self.assistant: Assistant | None = None  # attached after the first screen (session.py)
+        self.drill: DrillGlue | None = None  # the hands-free drill, loaded with it too
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -234,11 +236,16 @@ class Page:
         if self.study_voice is None:
             if self.controller.state.route.view != "study":
                 return
+            from app.browser.drill import DrillGlue  # noqa: PLC0415
             from app.browser.study_voice import StudyVoice  # noqa: PLC0415
 
             self.study_voice = StudyVoice(self)
             self.study_voice.start(self.listen)
+            self.drill = DrillGlue(self)
+            self.drill.start(self.listen)
         self.study_voice.drawn()
+        if self.drill is not None:
+            self.drill.drawn()
 
     def spawn(self, work: Coroutine[Any, Any, None], *, now: bool = False) -> None:
         """Run `work` in the background, kept alive until it ends; `now` runs it up to its

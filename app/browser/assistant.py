@@ -29,7 +29,7 @@ from app.llm.settings import make_client
 from app.store import Store
 from app.store.conversations import UsageEntry
 from app.study.summary import scholar_prompt
-from app.ui.assistant_controller import AssistantController, Refusal
+from app.ui.assistant_controller import AssistantController, Refusal, Request
 from app.ui.assistant_view import badge_text, confirm_dialog, render_panel, render_turn
 
 if TYPE_CHECKING:
@@ -151,6 +151,9 @@ class Assistant:
     def go(self, location: str) -> None:
         js.location.hash = location
 
+    def study_hands_free(self, folder: FolderId) -> None:
+        self.page.run("study", str(folder), {"mode": "hands-free"})
+
     def collection_changed(self) -> None:
         self.page.apply(self.page.controller.refresh())
 
@@ -215,7 +218,8 @@ class Assistant:
             self.controller.refuse(prepared)
         elif prepared is not None:
             box.value = ""
-            self.page.spawn(self.controller.run(prepared), now=True)
+            if isinstance(prepared, Request):
+                self.page.spawn(self.controller.run(prepared), now=True)
 
     def ask_about_missed(self) -> None:
         """From a study summary: the Scholar explains the words just missed (it only reads)."""

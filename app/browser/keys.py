@@ -69,6 +69,7 @@ class Shortcuts:
         }
         if not page.controller.state.route.view:  # not while a session or the stats are open
             table["s"] = lambda: page.run("study", folder_id)
+            table["h"] = lambda: page.run("study", folder_id, {"value": "hands-free"})
         if folder_id is not None:
             table.update(
                 n=lambda: self._focus("#word-new-term"),

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import js
 from pyodide.ffi import create_proxy
@@ -29,6 +29,15 @@ from app.tasks import start_now
 GAVE_UP = "lexical-gave-up"  # no end nor error came in time
 VOICES_WAIT_S = 2.0  # how long a first `speak` waits for the browser to list its voices
 Listen = Callable[[Any, str, Callable[[Any], None]], None]
+
+
+class Say(Protocol):
+    """Say `text` in `lang` (with `settings` instead of the saved ones, e.g. another rate):
+    True once said, False if cancelled; raises SpeechError with its sentence."""
+
+    def __call__(
+        self, text: str, lang: str, settings: VoiceSettings | None = None
+    ) -> Awaitable[bool]: ...
 
 
 def _voice(js_voice: Any) -> Voice:
@@ -61,7 +70,7 @@ class Speaker:
         # How queued sentences and words are said: this speaker's `speak`, or, once the
         # assistant has loaded, app/browser/provider_speaker.py, where the user's provider
         # stands in for a language the browser has no voice for.
-        self.say: Callable[[str, str], Awaitable[bool]] = self.speak
+        self.say: Say = self.speak
 
     @property
     def busy(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.study.model import StudyCard
 from app.study.summary import Summary
 from app.ui.counting import counted, listed
 
@@ -60,3 +61,12 @@ def _missed(missed: Sequence[str]) -> str:
     if len(missed) > MISSED_SAID:
         named.append(counted(len(missed) - MISSED_SAID, "more word"))
     return f"You missed {listed(named)}."
+
+
+def explain_request(card: StudyCard) -> str:
+    """What the Scholar is asked when the learner says "what does it mean?"."""
+    meanings = "; ".join(card.meanings)
+    return (
+        f"In two or three short sentences for the ear, explain the word “{card.term}” "
+        f"({meanings}) and give one short example. No lists, no headings."
+    )

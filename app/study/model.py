@@ -20,7 +20,7 @@ DIRECTION_LABELS: dict[Direction, str] = {
     "forward": "term → meaning",
     "reverse": "meaning → term",
 }
-Mode = Literal["flashcard", "typing", "choice", "listening", "speaking"]
+Mode = Literal["flashcard", "typing", "choice", "listening", "speaking", "hands-free"]
 MODES: tuple[Mode, ...] = get_args(Mode)
 Directions = Literal["forward", "reverse", "both"]
 

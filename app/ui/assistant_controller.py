@@ -30,7 +30,10 @@ from app.agents import (
     transcript,
 )
 from app.agents.router import Override, Route
+from app.agents.scholar import SCHOLAR
+from app.agents.turn import run_agent
 from app.domain import FolderId, LexicalError
+from app.drill.start import NotFound, choose, wanted
 from app.llm.cancel import CancelToken
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelClient
@@ -47,6 +50,10 @@ NEEDS_PROVIDER = (
     "then press the button again."
 )
 WAIT_FOR_ASSISTANT = "Wait for the assistant to finish."
+EXPLAIN_OFFLINE = "Explanations need the network, and you are offline. The session goes on."
+EXPLAIN_NEEDS_PROVIDER = (
+    "Explanations need an AI provider: add one in AI settings. The session goes on."
+)
 
 
 class AssistantHost(Protocol):
@@ -86,6 +93,10 @@ class AssistantHost(Protocol):
         """Open a place in the app (a `#/…` hash)."""
         ...
 
+    def study_hands_free(self, folder: FolderId) -> None:
+        """Open a hands-free study session of `folder`."""
+        ...
+
     def collection_changed(self) -> None: ...
 
     def render_panel(self) -> None: ...
@@ -101,6 +112,11 @@ class Refusal:
 
     message: str
     settings: bool = False  # open AI settings: no provider is set up yet
+
+
+@dataclass(frozen=True)
+class Started:
+    """The request was to study a folder hands-free, and its session is open: nothing to send."""
 
 
 @dataclass(frozen=True)
@@ -134,11 +150,15 @@ class AssistantController:
 
     # --- a request ----------------------------------------------------------------------------
 
-    def prepare(self, text: str, *, spoken: bool = False) -> Request | Refusal | None:
+    def prepare(self, text: str, *, spoken: bool = False) -> Request | Refusal | Started | None:
         """Route `text` and check it can be sent now: a Request to `run`, a Refusal to show,
-        or None for nothing to send (an empty box)."""
+        or None for nothing to send (an empty box). Asking to study a folder hands-free needs
+        no model: its session is opened here (Started)."""
         if not text.strip():
             return None
+        studying = self._study(text)
+        if studying is not None:
+            return studying
         if self.state.running:
             return Refusal(STILL_ANSWERING)
         if not self.host.online:
@@ -151,6 +171,20 @@ class AssistantController:
             return Refusal(read_only)
         return Request(text, routed, spoken)
 
+    def _study(self, text: str) -> Refusal | Started | None:
+        """A request to study a folder hands-free, done; None for any other request."""
+        name = wanted(text)
+        if name is None:
+            return None
+        store = self.host.store
+        found = choose(
+            name, store.folders(), lambda f: " › ".join(x.name for x in store.folder_path(f))
+        )
+        if isinstance(found, NotFound):
+            return Refusal(found.message)
+        self.host.study_hands_free(found.folder_id)
+        return Started()
+
     def refuse(self, refusal: Refusal) -> None:
         if refusal.settings:
             self.host.open_settings()
@@ -161,7 +195,7 @@ class AssistantController:
         prepared = self.prepare(text, spoken=spoken)
         if isinstance(prepared, Refusal):
             self.refuse(prepared)
-        elif prepared is not None:
+        elif isinstance(prepared, Request):
             await self.run(prepared)
 
     async def ask_scholar(self, text: str) -> None:
@@ -171,6 +205,25 @@ class AssistantController:
             return
         self.state.override = "scholar"
         await self.ask(text)
+
+    async def explain(self, question: str) -> str:
+        """The Scholar's answer to `question`, outside the conversation (the hands-free drill
+        asks what a word means); raises LexicalError with a sentence when there is none."""
+        host = self.host
+        if not host.online:
+            raise LexicalError(EXPLAIN_OFFLINE)
+        if not host.configured:
+            raise LexicalError(EXPLAIN_NEEDS_PROVIDER)
+        try:
+            result = await run_agent(
+                SCHOLAR, host.store, host.client(self._on_wait), question, confirm=_decline
+            )
+        except ProviderError as exc:
+            raise LexicalError(exc.message) from exc
+        if not result.ok:
+            failed = result.failure.message if result.failure else ""
+            raise LexicalError(failed or "The Scholar could not answer this time.")
+        return str(result.answer)
 
     async def run(self, request: Request) -> None:
         host = self.host
@@ -331,6 +384,10 @@ class AssistantController:
         host.render_panel()
         host.collection_changed()
         host.toast(f"Saved note {note.title}. Ctrl+Z undoes it.", undo=True)
+
+
+async def _decline(_confirmation: Confirmation) -> bool:
+    return False  # the Scholar only reads; nothing it asks to confirm is done
 
 
 def _conversation(value: int | None) -> ConversationId | None:

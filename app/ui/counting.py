@@ -12,9 +12,11 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
-def listed(parts: list[str]) -> str:
-    """ "a", "a and b", "a, b and c" ("" for none)."""
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+def listed(parts: list[str], conjunction: str = "and") -> str:
+    """ "a", "a and b", "a, b and c" ("" for none); "a, b or c" with "or"."""
+    if len(parts) > 1:
+        return ", ".join(parts[:-1]) + f" {conjunction} " + parts[-1]
+    return "".join(parts)
 
 
 def counted_list(*counts: tuple[int, str]) -> str:

@@ -24,6 +24,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("B", "Bulk paste words"),
     ("P", "Pronounce the selected word"),
     ("S", "Study the open folder (everything on the home page)"),
+    ("H", "Study the open folder hands-free, by voice (everything on the home page)"),
     ("Space", "Study: show the answer, or take the suggested grade"),
     ("1 2 3 4", "Study: grade Again, Hard, Good, Easy (or pick a choice)"),
     ("R", "Study (Listening, Speaking): hear the prompt again"),

@@ -42,6 +42,12 @@ def study_line(due: DueCount | None, folder_id: int | None, *, locked: bool = Fa
         "div",
         {"class": "study-line"},
         action("Study", "study", folder_id, **{"class": "primary", "title": "Study (S)", **off}),
+        action(
+            "Hands-free",
+            "study",
+            folder_id,
+            **{"data-value": "hands-free", "title": "Study by voice, hands-free (H)", **off},
+        ),
         h("span", {"class": "meta-line", "id": "study-due"}, due_text(due)),
         action("Study options…", "study-options", folder_id, **{"class": "small-button", **off}),
         h("a", {"href": Route(folder_id, view="stats").to_hash()}, "Stats"),

@@ -2,6 +2,9 @@
 edit study options. The session engine (and py-fsrs under it), its view and the options dialog
 are imported on first use, so the first screen never pays for them; the browser loads the
 scheduler's wheel before the first call.
+
+While a session's mode is hands-free, a `Drill` (app/drill/machine.py) runs over it: kept here
+so every redraw shows it, driven by the browser (app/browser/drill.py), which also hears Undo.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from app.ui.routes import Route
 from app.ui.update import Update, changed
 
 if TYPE_CHECKING:
+    from app.drill.commands import Command
+    from app.drill.machine import Drill
     from app.study.session import StudySession
 
 Data = Mapping[str, str]
@@ -31,7 +36,7 @@ def _mode(value: str | None) -> Mode:
     for mode in MODES:
         if mode == value:
             return mode
-    raise InvalidInput("Choose flashcards, typing, choice, listening or speaking.")
+    raise InvalidInput("Choose flashcards, typing, choice, listening, speaking or hands-free.")
 
 
 class StudyActions:
@@ -46,6 +51,12 @@ class StudyActions:
         self._utc_offset = utc_offset
         self.session: StudySession | None = None
         self.last_mode: Mode = "flashcard"
+        self.drill_lang = "en"  # the language the drill talks and listens for commands in
+        # Who obeys a command for a running drill (the browser's adapter): Ctrl+Z and the
+        # toolbar's Undo reach the drill through it.
+        self.drill_command: Callable[[Command], None] | None = None
+        self.resumed = False  # the open session was picked up after a reload
+        self._drill: Drill | None = None
 
     def actions(self) -> dict[str, Handler]:
         return {
@@ -83,14 +94,50 @@ class StudyActions:
             from app.study.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
 
             self.session = StudySession.resume(self._store(), self._clock, self._utc_offset)
+            self.resumed = True
         return self.session is not None
+
+    @property
+    def drill(self) -> Drill | None:
+        """The hands-free drill over the open session, while its mode is hands-free."""
+        session = self.session
+        if session is None or session.mode != "hands-free":
+            self._drill = None
+            return None
+        if self._drill is None or self._drill.session is not session:
+            from app.drill.machine import Drill  # noqa: PLC0415 (with the engine, see above)
+
+            self._drill = Drill(session, self.drill_lang)
+        return self._drill
 
     def render(self) -> El:
         from app.ui.study_view import render_study  # noqa: PLC0415 (with the engine, see above)
 
         if not self.resume() or self.session is None:
             raise LexicalError("No study session is open.")
-        return render_study(self.session, self.title())
+        return render_study(self.session, self.title(), self._drill_screen())
+
+    def set_drill_aside(self) -> None:
+        """The page stopped the drill (the screen left, Escape, the tab closing): the next
+        drill over the session begins with Resume."""
+        self._drill = None
+        self.resumed = True
+
+    def _drill_screen(self) -> El | None:
+        drill, session = self.drill, self.session
+        if drill is None or session is None:
+            return None
+        from app.ui.drill_view import render_drill  # noqa: PLC0415
+
+        turn = session.turn
+        forward = turn is not None and turn.card.direction == "forward"
+        return render_drill(
+            drill.view(),
+            prompt_lang=(turn.card.lang or None) if forward and turn else None,
+            resumed=self.resumed,
+            summary=session.summary,
+            excluded=session.excluded,
+        )
 
     def title(self) -> str:
         session = self.session
@@ -129,8 +176,11 @@ class StudyActions:
             scope = {"kind": "folder", "folder": folder_id}
         else:
             scope = {"kind": "all"}
-        mode = _mode(data["mode"]) if data.get("mode") else self.last_mode
+        # A button's own value (the Hands-free button) or a form's field picks the mode.
+        chosen = data.get("mode") or data.get("value")
+        mode = _mode(chosen) if chosen else self.last_mode
         self.session = StudySession.start(self._store(), scope, mode, self._clock, self._utc_offset)
+        self.resumed = False
         return Update(navigate=STUDY_SCREEN, focus="#study-title", tree=True)
 
     def _step(self, event: Callable[[StudySession], object]) -> Update:
@@ -148,6 +198,12 @@ class StudyActions:
 
     def _undo(self, _item: int | None, _data: Data) -> Update:
         session = self._open()
+        drill = self.drill
+        if drill is not None and self.drill_command is not None and drill.state.phase != "ready":
+            from app.drill.commands import Command  # noqa: PLC0415
+
+            self.drill_command(Command.UNDO)  # the drill says what it undid
+            return Update()
         if not session.undo():
             return Update(toast="No grade to undo in this session.")
         term = session.turn.card.term if session.turn else ""

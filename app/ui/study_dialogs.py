@@ -1,5 +1,6 @@
 """The study options dialog: retention, daily limits, directions and answer checking for a
-folder (inherited by its subfolders) or for the whole collection, plus the day's start hour."""
+folder (inherited by its subfolders) or for the whole collection, plus the day's start hour;
+and the notice shown before the first hands-free session."""
 
 from __future__ import annotations
 
@@ -171,6 +172,39 @@ def options_dialog(
                 {"class": "form-actions"},
                 action("Cancel", "close-dialog"),
                 h("button", {"type": "submit", "class": "primary"}, "Save options"),
+            ),
+        ),
+    )
+
+
+WAKE_UNSUPPORTED = "This browser cannot keep the screen awake, so this setting does nothing here."
+
+
+def drill_notice(*, awake: bool, wake_supported: bool, where: str) -> El:
+    """Before the first hands-free session: how to use it safely and where the audio goes,
+    and whether to keep the screen awake during sessions."""
+    return h(
+        "div",
+        None,
+        h("h2", {"id": "dialog-title"}, "Before you study hands-free"),
+        h(
+            "form",
+            {"data-action": "drill-accept", "class": "drill-notice"},
+            h(
+                "p",
+                None,
+                "The session is spoken and heard, so you never need to look at the screen. "
+                "Do not use it as a reason to look at it while driving or doing anything "
+                "else that needs your eyes.",
+            ),
+            h("p", None, where),
+            _check("drill-awake", "awake", "Keep the screen awake during sessions", awake),
+            None if wake_supported else h("p", {"class": "hint"}, WAKE_UNSUPPORTED),
+            h(
+                "div",
+                {"class": "form-actions"},
+                action("Cancel", "close-dialog"),
+                h("button", {"type": "submit", "class": "primary", "id": "drill-accept"}, "Start"),
             ),
         ),
     )

@@ -27,6 +27,7 @@ MODE_LABELS: dict[Mode, str] = {
     "choice": "Choice",
     "listening": "Listening",
     "speaking": "Speaking",
+    "hands-free": "Hands-free",
 }
 VERDICTS = {
     "exact": "Correct",
@@ -36,11 +37,15 @@ VERDICTS = {
 }
 
 
-def render_study(session: StudySession, title: str) -> El:
+def render_study(session: StudySession, title: str, drill: El | None = None) -> El:
+    """The study screen; `drill` is the hands-free drill's screen, shown instead of the card."""
     turn = session.turn
-    body = (
-        render_summary(session.summary, session.excluded) if turn is None else _card(session, turn)
-    )
+    if drill is not None:
+        body = drill
+    elif turn is None:
+        body = render_summary(session.summary, session.excluded)
+    else:
+        body = _card(session, turn)
     return h(
         "div",
         {"class": "study", "data-phase": session.phase.value},

@@ -21,6 +21,7 @@ from app.ui.assistant_controller import (
     AssistantController,
     Refusal,
     Request,
+    Started,
 )
 from app.ui.assistant_view import OFFLINE, SAVE_NEEDS_FOLDER
 from tests.store.helpers import make_store
@@ -38,6 +39,7 @@ class Host:
         self.folder: FolderId | None = None
         self.toasts: list[str] = []
         self.locations: list[str] = []
+        self.studied: list[FolderId] = []
         self.settings_opened = 0
         self.confirmations: list[Confirmation] = []
         self.answers: list[bool] = []  # what the user answers each confirmation with
@@ -76,6 +78,9 @@ class Host:
 
     def go(self, location: str) -> None:
         self.locations.append(location)
+
+    def study_hands_free(self, folder: FolderId) -> None:
+        self.studied.append(folder)
 
     def collection_changed(self) -> None:
         self.refreshed += 1
@@ -305,3 +310,20 @@ def test_observers_hear_each_event_of_a_turn_then_its_end() -> None:
     assert heard[0] == (True, "Routed")
     assert heard[-2:] == [(True, "Finished"), (True, "NoneType")]
     assert ("TextDelta" in {name for _spoken, name in heard}) and controller.request is None
+
+
+def test_asking_to_study_hands_free_opens_the_session_offline_without_a_provider() -> None:
+    controller, host, store = setup()
+    host.online = host.configured = False
+    folder = store.create_folder(NewFolder(name="Cardiología"))
+    assert controller.prepare("Start studying cardiologia", spoken=True) == Started()
+    assert host.studied == [folder.id]
+    assert controller.state.turns == [] and host.settings_opened == 0
+
+
+def test_asking_to_study_a_folder_that_is_not_there_says_which_there_are() -> None:
+    controller, host, store = setup()
+    store.create_folder(NewFolder(name="Spanish verbs"))
+    run(controller.ask("quiz me on spanish"))
+    assert host.toasts == ["There is no folder called “spanish”. Did you mean “Spanish verbs”?"]
+    assert host.studied == [] and controller.state.turns == []

@@ -36,11 +36,12 @@ def test_the_mode_switcher_offers_listening_and_speaking() -> None:
         "Choice",
         "Listening",
         "Speaking",
+        "Hands-free",
     ]
     ui.dispatch("study-mode", None, {"value": "speaking"})
     assert ui.study.session is not None and ui.study.session.mode == "speaking"
     update = ui.dispatch("study-mode", None, {"value": "nonsense"})
-    assert update.error == "Choose flashcards, typing, choice, listening or speaking."
+    assert update.error == "Choose flashcards, typing, choice, listening, speaking or hands-free."
 
 
 def test_listening_hides_the_prompt_until_asked_and_takes_typing() -> None:

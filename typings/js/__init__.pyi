@@ -37,4 +37,6 @@ performance: Any
 requestAnimationFrame: Any
 setTimeout: Any
 clearTimeout: Any
+setInterval: Any
+clearInterval: Any
 window: Any

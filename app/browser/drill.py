@@ -1,0 +1,319 @@
+"""The hands-free drill in the browser: its events in, its effects performed.
+
+Nothing is decided here: app/drill/machine.py decides, this adapts. The Start button (after
+the first session's notice) begins it; `Say` effects are queued on the page's speaker at the
+drill's rate and each reports `SpeechDone` once said (or failed: the failure is shown too);
+`Listen` starts one recognition session where app/voice/ladder.py says it may run, whose final
+result becomes `Heard` (all its alternatives), its interim words `Interim` and its errors
+`ListenFailed`; a `Tick` every quarter second keeps the drill's clocks; `Explain` asks the
+Scholar through the assistant. Leaving the study screen, Escape or closing the tab pauses the
+drill (its decided grade written) and silences it; the Resume button picks it up again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+import js
+from pyodide.ffi import JsException, create_proxy
+
+from app.browser import local_storage
+from app.browser.dom import by_id, found
+from app.browser.recognition import Session, availability, now, supported
+from app.domain import LexicalError
+from app.drill.commands import Command
+from app.drill.lines import explain_request
+from app.drill.machine import (
+    Begin,
+    Button,
+    Effect,
+    Event,
+    Explain,
+    Explained,
+    ExplainFailed,
+    Heard,
+    Interim,
+    Listen,
+    ListenFailed,
+    Say,
+    SpeechDone,
+    StopListening,
+    StopSpeaking,
+    Tick,
+)
+from app.speech.outcome import SpeechError
+from app.ui.study_dialogs import drill_notice
+from app.ui.update import Update
+from app.voice.ladder import Means, OnDevice, Rung, choose
+from app.voice.listening import Event as Recognised
+from app.voice.listening import RecognitionError, Result
+from app.voice.problems import problem
+
+if TYPE_CHECKING:
+    from app.browser.app import Page
+    from app.drill.machine import Drill
+    from app.study.model import StudyCard
+
+TICK_MS = 250
+PREFS_KEY = "lexical-hands-free"  # {"noticed": bool, "awake": bool}
+NO_EXPLAINER = "Explanations need the assistant, which is still loading. Try again in a moment."
+
+
+def _prefs() -> dict[str, bool]:
+    try:
+        stored = json.loads(local_storage.get(PREFS_KEY) or "{}")
+    except ValueError:
+        stored = {}
+    stored = stored if isinstance(stored, dict) else {}
+    return {key: stored.get(key) is True for key in ("noticed", "awake")}
+
+
+class DrillGlue:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self._drill: Drill | None = None  # the one running (begun and not set aside)
+        self._speech: deque[Say] = deque()
+        self._speaking: asyncio.Future[None] | None = None
+        self._recognition: Session | None = None
+        self._listened = 0  # which recognition session is current: older ones are ignored
+        self._explaining: asyncio.Future[None] | None = None
+        self._ticker: Any = None
+        self._tick = create_proxy(lambda: self.feed(Tick(now())))
+        self._wake: Any = None
+        self._on_device: dict[str, OnDevice] = {}
+        self._where = ""
+        page.commands["drill-begin"] = lambda _item, _data: self.begin()
+        page.commands["drill-accept"] = lambda _item, data: self._accept(data or {})
+        page.commands["drill"] = lambda _item, data: self.button((data or {}).get("value", ""))
+        page.controller.study.drill_command = self.command
+
+    def start(self, listen: Any) -> None:
+        listen(js.document, "keydown", self._on_keydown)
+        listen(js.document, "visibilitychange", lambda _event: self._visible())
+        listen(js.window, "pagehide", lambda _event: self.set_aside())
+
+    # --- starting -----------------------------------------------------------------------------
+
+    def begin(self) -> None:
+        """The Start (or Resume) click: the notice the first time, then the drill."""
+        study = self.page.controller.study
+        study.drill_lang = self._lang
+        drill = study.drill
+        if drill is None or drill.state.phase != "ready":
+            return
+        rung = self._rung(self._lang)
+        if rung.path not in ("on-device", "browser-service"):
+            # Hands-free needs the browser's recogniser, as conversation mode does.
+            self.page.show_toast(f"{rung.sentence} Choose another study mode to go on.")
+            return
+        prefs = _prefs()
+        if not prefs["noticed"]:
+            notice = drill_notice(
+                awake=prefs["awake"], wake_supported=self._wake_supported, where=rung.sentence
+            )
+            self.page.apply(Update(dialog=notice, focus="#drill-accept"))
+            return
+        self._where = rung.sentence
+        self._drill = drill
+        self._keep_awake()
+        self._ticker = js.setInterval(self._tick, TICK_MS)
+        self.feed(Begin(now()))
+
+    def _accept(self, data: dict[str, str]) -> None:
+        local_storage.put(PREFS_KEY, json.dumps({"noticed": True, "awake": "awake" in data}))
+        self.page.apply(Update(close_dialog=True))
+        self.begin()
+
+    @property
+    def _lang(self) -> str:
+        return self.page.speech.voice.settings.speech_lang
+
+    def _rung(self, lang: str) -> Rung:
+        if lang not in self._on_device:
+            self._on_device[lang] = "unavailable"
+            self.page.spawn(self._check_on_device(lang))  # from the next Listen on
+        return choose(
+            Means(
+                recognition=supported(),
+                on_device=self._on_device[lang],
+                on_device_only=self.page.speech.voice.settings.on_device_only,
+                provider=None,  # hands-free listens all the time: the browser's recogniser only
+                online=bool(js.navigator.onLine),
+            )
+        )
+
+    async def _check_on_device(self, lang: str) -> None:
+        self._on_device[lang] = await availability(lang)
+
+    # --- the drill ----------------------------------------------------------------------------
+
+    def button(self, value: str) -> None:
+        for command in Command:
+            if command.value == value:
+                self.command(command)
+
+    def command(self, command: Command) -> None:
+        self.feed(Button(command, now()))
+
+    def feed(self, event: Event) -> None:
+        drill = self._drill
+        if drill is None:
+            return
+        before = drill.view()
+        for effect in drill.handle(event):
+            self._perform(effect)
+        if drill.state.phase == "finished":
+            self._halt(silence=False)  # the summary is still to be said
+        if drill.view() != before:
+            self.page.apply(Update(main=True, counts=isinstance(event, Button)))
+
+    def _perform(self, effect: Effect) -> None:
+        match effect:
+            case Say():
+                self._speech.append(effect)
+                if self._speaking is None or self._speaking.done():
+                    self._speaking = asyncio.ensure_future(self._say_all())
+            case StopSpeaking():
+                self._hush()
+            case Listen(lang=lang, phrases=phrases):
+                self._listen(lang, phrases)
+            case StopListening():
+                self._stop_listening()
+            case Explain(card=card):
+                self._explaining = asyncio.ensure_future(self._explain(card))
+            case _:  # Finished: the redraw shows the summary
+                pass
+
+    async def _say_all(self) -> None:
+        settings = self.page.speech.voice.settings
+        while self._speech:
+            said = self._speech.popleft()
+            slower = settings.model_copy(update={"rate": settings.rate * said.rate})
+            try:
+                await self.page.speech.speaker.say(said.text, said.lang, slower)
+            except SpeechError as error:
+                self.page.show_toast(error.message)  # and go on: the screen shows it all
+            self.feed(SpeechDone(said.id, now()))
+
+    def _hush(self) -> None:
+        self._speech.clear()
+        self.page.speech.speaker.cancel()
+
+    def _listen(self, lang: str, phrases: tuple[str, ...]) -> None:
+        self._stop_listening()
+        rung = self._rung(lang)
+        if rung.path not in ("on-device", "browser-service"):
+            self._later(ListenFailed(problem("unsupported", rung.sentence), now()))
+            return
+        self._listened += 1
+        current = self._listened
+        self._recognition = Session(lambda event: self._heard(current, event))
+        self._recognition.start(lang, local=rung.path == "on-device", phrases=phrases)
+
+    def _stop_listening(self) -> None:
+        self._listened += 1  # what the old session still sends is not for the drill
+        if self._recognition is not None:
+            self._recognition.abort()
+            self._recognition = None
+
+    def _later(self, event: Event) -> None:
+        """Feed `event` once the effects being performed are done (the recogniser may report
+        a failure while it is being started)."""
+        asyncio.get_running_loop().call_soon(self.feed, event)
+
+    def _heard(self, session: int, event: Recognised) -> None:
+        if session != self._listened:
+            return
+        if isinstance(event, Result) and event.segments:
+            last = event.segments[-1]
+            if not last.final:
+                self._later(Interim(event.at))
+                return
+            self._stop_listening()
+            self._later(Heard(tuple(a.transcript for a in last.alternatives), event.at))
+        elif isinstance(event, RecognitionError):
+            self._recognition = None
+            self._later(ListenFailed(problem(event.code, event.detail), event.at))
+
+    async def _explain(self, card: StudyCard) -> None:
+        assistant = self.page.assistant
+        if assistant is None:
+            self.feed(ExplainFailed(NO_EXPLAINER, now()))
+            return
+        try:
+            text = await assistant.controller.explain(explain_request(card))
+        except LexicalError as error:  # no provider, offline, a failed request: said why
+            self.feed(ExplainFailed(error.message, now()))
+            return
+        self.feed(Explained(text, now()))
+
+    # --- stopping -----------------------------------------------------------------------------
+
+    def drawn(self) -> None:
+        """The page was drawn again: set the drill aside when its screen went away, and show
+        where recognition runs on it."""
+        study = self.page.controller.study
+        on_screen = self.page.controller.state.route.view == "study"
+        if self._drill is not None and (not on_screen or study.drill is not self._drill):
+            self.set_aside()
+        where = by_id("drill-where")
+        if found(where):
+            where.textContent = self._where
+
+    def set_aside(self) -> None:
+        """Pause the drill (writing its decided grade) and silence it; Resume goes on."""
+        drill = self._drill
+        if drill is None:
+            return
+        drill.handle(Button(Command.PAUSE, now()))  # what it would say is not said
+        self._halt()
+        self.page.controller.study.set_drill_aside()
+        if self.page.controller.state.route.view == "study":
+            self.page.apply(Update(main=True, counts=True))
+
+    def _halt(self, *, silence: bool = True) -> None:
+        self._drill = None
+        if silence:
+            self._hush()
+        self._stop_listening()
+        if self._explaining is not None:
+            self._explaining.cancel()
+        if self._ticker is not None:
+            js.clearInterval(self._ticker)
+            self._ticker = None
+        self._release_wake()
+
+    def _on_keydown(self, event: Any) -> None:
+        if str(event.key) == "Escape" and self._drill is not None and not self.page.dialog.open:
+            event.preventDefault()
+            self.set_aside()
+
+    # --- keeping the screen awake -------------------------------------------------------------
+
+    @property
+    def _wake_supported(self) -> bool:
+        return found(getattr(js.navigator, "wakeLock", None))
+
+    def _keep_awake(self) -> None:
+        if _prefs()["awake"] and self._wake_supported and self._wake is None:
+            self.page.spawn(self._request_wake())
+
+    async def _request_wake(self) -> None:
+        with contextlib.suppress(JsException):  # refused (battery saver, hidden page): no lock
+            self._wake = await js.navigator.wakeLock.request("screen")
+
+    def _release_wake(self) -> None:
+        wake, self._wake = self._wake, None
+        if wake is not None:
+            with contextlib.suppress(JsException):
+                wake.release()
+
+    def _visible(self) -> None:
+        """The browser drops the lock when the page is hidden: take it again on return."""
+        if str(js.document.visibilityState) == "visible" and self._drill is not None:
+            self._wake = None
+            self._keep_awake()

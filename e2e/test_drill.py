@@ -1,0 +1,132 @@
+"""The hands-free drill in the real page, over the scripted recogniser and `speechSynthesis`
+doubles: after the one Start click, a whole session is driven by voice alone (right, wrong,
+a near miss confirmed, repeat, undo, stop), a reload resumes it at the same card, and the
+assistant starts it from "start studying Spanish"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from e2e.accessibility import violations
+from e2e.conftest import open_app, reload, screenshot
+from e2e.lexical_ui import focus_outside_fields, set_folder_language
+from e2e.test_study import _folder_with_words
+
+HERE = Path(__file__).parent
+
+
+@pytest.fixture
+def voiced(context: BrowserContext, base_url: str) -> Page:
+    context.add_init_script(path=HERE / "recognition_double.js")
+    context.add_init_script(path=HERE / "synthesis_double.js")
+    page = open_app(context, base_url)
+    _folder_with_words(page)
+    set_folder_language(page, "es")
+    focus_outside_fields(page)
+    return page
+
+
+class Voice:
+    """The learner: says something once the drill listens again after its speech."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.started = 0
+
+    def say(self, text: str) -> None:
+        page = self.page
+        page.wait_for_function(
+            f"window.__speech.listening && window.__speech.started > {self.started}"
+        )
+        self.started = int(page.evaluate("window.__speech.started"))
+        page.evaluate("text => window.__speech.say(text)", text)
+
+    def heard_said(self, text: str) -> None:
+        """The app said `text` (a word in another language is its own utterance), as the
+        screen shows."""
+        expect(self.page.locator("#drill-said")).to_contain_text(text)
+        last = text.rsplit(maxsplit=1)[-1]
+        self.page.wait_for_function("last => window.__spoken.some(u => u.text === last)", arg=last)
+
+
+def test_a_hands_free_session_by_voice_alone(voiced: Page) -> None:
+    app = voiced
+    app.get_by_role("button", name="Hands-free").click()
+    start = app.get_by_role("button", name="Start")
+    expect(start).to_be_visible()
+    expect(app.locator("#drill-prompt")).to_have_text("perro")
+    problems = violations(app, "drill: ready")
+    screenshot(app, "drill-ready")
+
+    start.click()
+    notice = app.get_by_role("dialog")
+    expect(notice).to_contain_text("while driving")
+    notice.get_by_label("Keep the screen awake during sessions").check()
+    notice.get_by_role("button", name="Start").click()
+
+    voice = Voice(app)
+    app.wait_for_function("window.__spoken.some(u => u.text === 'perro' && u.lang === 'es')")
+    voice.say("dog")  # right
+    voice.heard_said("Right.")
+    expect(app.locator("#drill-heard")).to_have_text("dog")
+    screenshot(app, "drill-right")
+    problems += violations(app, "drill: running")
+    voice.say("good")  # the grade said instead of the one suggested, and on
+    expect(app.locator("#drill-prompt")).to_have_text("gato")
+
+    voice.say("dog")  # wrong
+    voice.heard_said("The answer is cat.")
+    voice.say("next")
+    expect(app.locator("#drill-prompt")).to_have_text("casa")
+
+    voice.say("hose")  # a near miss
+    voice.heard_said("Did you say house?")
+    voice.say("yes")
+    voice.heard_said("Right.")
+    voice.say("next")
+    expect(app.locator("#drill-prompt")).to_have_text("libro")
+
+    voice.say("repeat")
+    app.wait_for_function("window.__spoken.filter(u => u.text === 'libro').length >= 2")
+    voice.say("undo")  # casa's grade taken back: casa is asked again
+    voice.heard_said("Undone.")
+    expect(app.locator("#drill-prompt")).to_have_text("casa")
+
+    # A reload in the middle resumes at the same card, with one click.
+    reload(app)
+    resume = app.get_by_role("button", name="Resume hands-free")
+    expect(resume).to_be_visible()
+    expect(app.locator("#drill-prompt")).to_have_text("casa")
+    resume.click()
+    voice = Voice(app)
+    voice.say("house")
+    voice.heard_said("Right.")
+    voice.say("stop")
+    expect(app.get_by_role("heading", name="Session complete")).to_be_visible()
+    expect(app.locator("#drill-said")).to_contain_text("You studied 3 cards")
+    app.wait_for_function("window.__spoken.some(u => u.text.startsWith('You studied 3 cards'))")
+    screenshot(app, "drill-summary")
+    assert problems == []
+
+
+def test_narrow_screens_keep_the_drill_readable(voiced: Page) -> None:
+    app = voiced
+    app.set_viewport_size({"width": 390, "height": 800})
+    focus_outside_fields(app)
+    app.keyboard.press("h")
+    expect(app.get_by_role("button", name="Start")).to_be_visible()
+    screenshot(app, "drill-narrow")
+
+
+def test_the_assistant_starts_it_from_words(voiced: Page) -> None:
+    app = voiced
+    app.keyboard.press("a")
+    box = app.locator("#ai-input")
+    box.fill("start studying Spanish")
+    box.press("Enter")
+    expect(app.get_by_role("heading", name="Studying Spanish")).to_be_visible()
+    expect(app.get_by_role("button", name="Start")).to_be_visible()
+    expect(box).to_have_value("")
