@@ -67,12 +67,12 @@ class TalkInput:
             return
         talk_key = bool(event.ctrlKey) and key.lower() == "m"
         talk_button = key in BUTTON_KEYS and getattr(event.target, "id", "") == TALK_BUTTON
-        if not (talk_key or talk_button):
-            return
-        event.preventDefault()
-        if not event.repeat:
+        if (talk_key or talk_button) and not event.repeat:
+            event.preventDefault()
             self._key_down = True
             self._press()
+        elif talk_key or talk_button:
+            event.preventDefault()  # a repeat while held
 
     def _on_keyup(self, event: Any) -> None:
         if self._key_down and str(event.key) in RELEASE_KEYS:
