@@ -3,11 +3,12 @@
 Everything that decides lives in the core: the listening state machine (when to listen, send,
 count down, stop), `interpret` (is this a yes, "more", or a new request), the chunker (which
 sentences of a streaming answer to say) and the assistant controller (guards, routing, the
-turn). `VoiceGlue` joins the adapters: it feeds the machine what the page sees (the talk button
-and keys, app/browser/voice_input.py; recogniser and speech events; a clock tick) and performs
-what it returns: start and stop the recogniser on the rung app/browser/voice_ladder.py chooses,
-stop speaking, send. The answer is said by app/browser/voice_answer.py, the bar drawn by
-app/browser/voice_bar.py, and the turn timed for the usage log by app/browser/voice_usage.py.
+turn). `VoiceGlue` joins the browser's adapters and runs the machine: it feeds it what the page
+sees (the talk button and keys, voice_input.py; the recogniser's events, voice_recogniser.py on
+voice_ladder.py's rung; speech starting and ending; a clock tick) and performs what it returns:
+start and stop the recogniser, stop speaking, send. A spoken request's answer is said as it
+streams (voice_answer.py), and a confirmation it needs is asked aloud and answered by voice (or
+in the dialog). The bar is kept up to date by voice_bar.py, the usage log by voice_usage.py.
 """
 
 from __future__ import annotations
@@ -19,16 +20,14 @@ from typing import TYPE_CHECKING
 from app.agents import Failed
 from app.browser.commands import plain
 from app.browser.microphone import Microphone
-from app.browser.provider_listening import ProviderSession
 from app.browser.provider_speaker import ProviderSpeaker
-from app.browser.recognition import Session, now
-from app.browser.settings_store import LocalCounter
+from app.browser.recognition import now
 from app.browser.voice_answer import SAY_YES_OR_NO, AnswerSpeaker, question
 from app.browser.voice_bar import VoiceBar
 from app.browser.voice_input import TalkInput
 from app.browser.voice_ladder import VoiceLadder
+from app.browser.voice_recogniser import VoiceRecogniser
 from app.browser.voice_usage import VoiceUsage
-from app.llm.audio import AudioOptions
 from app.ui.assistant_controller import Refusal, Request
 from app.ui.voice_bar_view import voice_bar
 from app.voice.answer_words import answer_words
@@ -40,7 +39,6 @@ from app.voice.listening import (
     Effect,
     Listener,
     Press,
-    RecognitionError,
     Send,
     Show,
     SpeakingEnded,
@@ -64,7 +62,6 @@ if TYPE_CHECKING:
 
 TICK_S = 0.1
 REPLY_WAIT_S = 20.0  # a question asked aloud stops listening after this; only a yes confirms
-PHRASES = 200  # of the open folder's terms, as hints for the recogniser
 HANDS_FREE_NEEDS_RECOGNITION = (
     "Hands-free needs your browser's speech recognition, which hears when you pause. While your "
     "provider transcribes, hold the talk button (or Ctrl+M) while you speak."
@@ -78,7 +75,6 @@ class VoiceGlue:
         self.speaker = self.page.speech.speaker
         self.mic = Microphone()
         self.state = Listener()
-        self.session: Session | ProviderSession | None = None
         self._pending: deque[Heard] = deque()
         self._feeding = False
         self._ticker: asyncio.Task[None] | None = None
@@ -88,6 +84,7 @@ class VoiceGlue:
         self.input = TalkInput(lambda: self.state, self.feed, self.press)
         self.ladder = VoiceLadder(assistant, self._where_changed)
         self.usage = VoiceUsage(assistant)
+        self.recogniser = VoiceRecogniser(assistant, self.mic, self.ladder, self.usage, self.feed)
         self.answer = AnswerSpeaker(self.speaker, lambda: self.lang, self._words, self._answering)
         self.voice_bar = VoiceBar(self.mic)
 
@@ -104,7 +101,7 @@ class VoiceGlue:
             self.mic,
             assistant.settings,
             assistant.dialog.transport,
-            self._audio_options(),
+            self.usage.audio_options(),
         )
         self.speaker.say = self.provider_voice.speak
         self.speaker.on_error = lambda error: page.show_toast(error.message)
@@ -137,9 +134,6 @@ class VoiceGlue:
 
     def _show(self) -> None:
         self.voice_bar.show(view(self.state), conversation=self._conversation, where=self._where)
-
-    def _audio_options(self) -> AudioOptions:
-        return AudioOptions(counter=LocalCounter(), on_usage=self.usage.audio)
 
     # --- input --------------------------------------------------------------------------------
 
@@ -175,10 +169,9 @@ class VoiceGlue:
 
     def _perform(self, effect: Effect) -> None:
         if isinstance(effect, StartRecognition):
-            self._listen()
+            self.recogniser.start()
         elif isinstance(effect, StopRecognition):
-            if self.session is not None:
-                self.session.stop()
+            self.recogniser.stop()
         elif isinstance(effect, CancelSpeech):
             self._ask_after_speech = self._done_after_speech = False
             self.answer.hush(self.assistant.controller.request)
@@ -189,37 +182,8 @@ class VoiceGlue:
         elif isinstance(effect, Show):
             self.ladder.service_failed = self.ladder.service_failed or effect.problem.fallback
             self.assistant.open()
-        elif self.session is not None:  # AbortRecognition
-            self.session.abort()
-
-    def _listen(self) -> None:
-        rung = self.ladder.rung()
-        if rung.path == "typing":
-            self.feed(RecognitionError(now(), "unsupported", rung.sentence))
-            return
-        if rung.path == "provider":
-            assistant = self.assistant
-            self.session = ProviderSession(
-                self._recognised,
-                self.mic,
-                lambda: assistant.settings.settings,
-                assistant.dialog.transport,
-                self._audio_options(),
-            )
-        else:
-            self.session = Session(self._recognised)
-        self.session.start(self.lang, local=rung.path == "on-device", phrases=self._phrases())
-
-    def _recognised(self, event: Heard) -> None:
-        """A recogniser's event: timed for the usage log, then fed to the machine."""
-        self.usage.heard(event)
-        self.feed(event)
-
-    def _phrases(self) -> list[str]:
-        folder = self.assistant.open_folder()
-        if folder is None:
-            return []
-        return [word.term for word in self.assistant.store.words(folder, limit=PHRASES)]
+        else:  # AbortRecognition
+            self.recogniser.abort()
 
     def _keep_ticking(self) -> None:
         if self.state.phase != "idle" and (self._ticker is None or self._ticker.done()):

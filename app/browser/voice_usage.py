@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.browser.recognition import now
+from app.browser.settings_store import LocalCounter
+from app.llm.audio import AudioOptions
 from app.store.conversations import UsageEntry
 from app.voice.listening import Result, SpeechEnd
 from app.voice.timings import VoiceTurnClock
@@ -29,7 +31,11 @@ class VoiceUsage:
         self._timed: tuple[Request, VoiceTurnClock] | None = None  # the request it became
         self._outcome = "ok"
 
-    def audio(self, usage: AudioUsage) -> None:
+    def audio_options(self) -> AudioOptions:
+        """For talking to the provider: the audio it hears or says is logged here."""
+        return AudioOptions(counter=LocalCounter(), on_usage=self._audio)
+
+    def _audio(self, usage: AudioUsage) -> None:
         self.assistant.store.conversations.log_usage(
             UsageEntry.model_validate(usage.entry_fields())
         )
