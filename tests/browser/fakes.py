@@ -49,6 +49,7 @@ class Event:
         self.type = type_
         self.target: Any = None
         self.defaultPrevented = False
+        self.propagationStopped = False
         self.isComposing = False
         self.key = ""
         self.ctrlKey = self.metaKey = self.shiftKey = self.altKey = False
@@ -57,6 +58,9 @@ class Event:
 
     def preventDefault(self) -> None:
         self.defaultPrevented = True
+
+    def stopPropagation(self) -> None:
+        self.propagationStopped = True
 
 
 class EventTarget:
