@@ -17,7 +17,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, expect
 
+from e2e.lexical_ui import focus_outside_fields, set_folder_language, spanish_folder
 from scripts import chromium
+
+E2E = Path(__file__).parent
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "e2e" / "artifacts"
@@ -180,3 +183,23 @@ def microphone_browser(playwright: Playwright, speech_wav: Path) -> Iterator[Bro
     browser = launch_hearing(playwright, speech_wav)
     yield browser
     browser.close()
+
+
+SPEECH_DOUBLES = (E2E / "recognition_double.js", E2E / "synthesis_double.js")
+
+
+def with_speech_doubles(context: BrowserContext) -> None:
+    """Replace the browser's recogniser and speech synthesis with the scripted doubles."""
+    for double in SPEECH_DOUBLES:
+        context.add_init_script(path=double)
+
+
+@pytest.fixture
+def voiced(context: BrowserContext, base_url: str) -> Page:
+    """The app with the speech doubles and a Spanish folder of six words (language "es")."""
+    with_speech_doubles(context)
+    page = open_app(context, base_url)
+    spanish_folder(page)
+    set_folder_language(page, "es")
+    focus_outside_fields(page)
+    return page

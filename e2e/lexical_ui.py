@@ -213,3 +213,20 @@ def ask_assistant(page: Page, text: str) -> Locator:
 
 def last_answer(page: Page) -> Locator:
     return assistant(page).locator(".ai-turn").last
+
+
+SPANISH_WORDS = (
+    "perro - dog\ngato - cat; kitty\ncasa - house; home\nlibro - book\nagua - water\nsol - sun"
+)
+
+
+def spanish_folder(page: Page) -> None:
+    """A folder "Spanish" with six words (perro, gato, casa, libro, agua, sol), bulk-added."""
+    create_folder(page, "Spanish", emoji="🇪🇸")
+    focus_outside_fields(page)
+    page.keyboard.press("b")
+    box = dialog(page)
+    box.get_by_label("Lines to add").fill(SPANISH_WORDS)
+    box.get_by_role("button", name="Add 6 words").click()
+    expect(box).to_be_hidden()
+    wait_saved(page)

@@ -7,26 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from e2e.accessibility import violations
-from e2e.conftest import open_app, reload, screenshot
-from e2e.lexical_ui import focus_outside_fields, set_folder_language
-from e2e.test_study import _folder_with_words
+from e2e.conftest import reload, screenshot
+from e2e.lexical_ui import focus_outside_fields
 
 HERE = Path(__file__).parent
-
-
-@pytest.fixture
-def voiced(context: BrowserContext, base_url: str) -> Page:
-    context.add_init_script(path=HERE / "recognition_double.js")
-    context.add_init_script(path=HERE / "synthesis_double.js")
-    page = open_app(context, base_url)
-    _folder_with_words(page)
-    set_folder_language(page, "es")
-    focus_outside_fields(page)
-    return page
 
 
 class Voice:

@@ -8,20 +8,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from e2e.accessibility import violations
 from e2e.conftest import open_app, reload, screenshot
-from e2e.lexical_ui import create_folder, dialog, focus_outside_fields, set_theme, tree, wait_saved
-
-WORDS = "perro - dog\ngato - cat; kitty\ncasa - house; home\nlibro - book\nagua - water\nsol - sun"
-
-
-def _folder_with_words(app: Page) -> None:
-    create_folder(app, "Spanish", emoji="🇪🇸")
-    focus_outside_fields(app)
-    app.keyboard.press("b")
-    box = dialog(app)
-    box.get_by_label("Lines to add").fill(WORDS)
-    box.get_by_role("button", name="Add 6 words").click()
-    expect(box).to_be_hidden()
-    wait_saved(app)
+from e2e.lexical_ui import dialog, focus_outside_fields, set_theme, spanish_folder, tree, wait_saved
 
 
 def _prompt(app: Page) -> str:
@@ -29,7 +16,7 @@ def _prompt(app: Page) -> str:
 
 
 def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
-    _folder_with_words(app)
+    spanish_folder(app)
     expect(app.get_by_text("0 due · 6 new today")).to_be_visible()
     expect(tree(app).locator(".due-badge .new")).to_have_text("6")
 
@@ -134,7 +121,7 @@ def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
 def test_study_a_search_set_options_and_a_read_only_tab(
     context: BrowserContext, base_url: str, app: Page
 ) -> None:
-    _folder_with_words(app)
+    spanish_folder(app)
     # Study options: checked, saved, and they change what is due.
     app.get_by_role("button", name="Study options…").click()
     box = dialog(app)
@@ -172,7 +159,7 @@ def test_study_a_search_set_options_and_a_read_only_tab(
 
 
 def test_the_stats_page_after_studying(app: Page) -> None:
-    _folder_with_words(app)
+    spanish_folder(app)
     focus_outside_fields(app)
     app.keyboard.press("s")
     for rating in ("1", "3", "4", "4", "2", "4"):

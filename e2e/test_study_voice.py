@@ -9,27 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from e2e.accessibility import violations
-from e2e.conftest import open_app, screenshot
-from e2e.lexical_ui import focus_outside_fields, set_folder_language, wait_saved
-from e2e.test_study import _folder_with_words
+from e2e.conftest import screenshot
+from e2e.lexical_ui import focus_outside_fields, wait_saved
 
 HERE = Path(__file__).parent
 
 
 @pytest.fixture
-def voiced(context: BrowserContext, base_url: str) -> Page:
-    context.add_init_script(path=HERE / "recognition_double.js")
-    context.add_init_script(path=HERE / "synthesis_double.js")
-    page = open_app(context, base_url)
-    _folder_with_words(page)
-    set_folder_language(page, "es")
-    focus_outside_fields(page)
-    page.keyboard.press("s")
-    expect(page.locator("#study-prompt")).to_have_text("perro")
-    return page
+def studying(voiced: Page) -> Page:
+    voiced.keyboard.press("s")
+    expect(voiced.locator("#study-prompt")).to_have_text("perro")
+    return voiced
 
 
 def switch_to(page: Page, mode: str) -> None:
@@ -58,8 +51,8 @@ def verdict(page: Page) -> Any:
     return page.locator(".study-result .verdict")
 
 
-def test_listening_says_the_prompt_and_takes_a_typed_answer(voiced: Page) -> None:
-    app = voiced
+def test_listening_says_the_prompt_and_takes_a_typed_answer(studying: Page) -> None:
+    app = studying
     switch_to(app, "Listening")
     said = spoken(app, 1)[-1]
     assert (said["text"], said["lang"]) == ("perro", "es")
@@ -83,8 +76,8 @@ def test_listening_says_the_prompt_and_takes_a_typed_answer(voiced: Page) -> Non
     assert problems == []
 
 
-def test_speaking_grades_right_near_and_wrong_answers(voiced: Page) -> None:
-    app = voiced
+def test_speaking_grades_right_near_and_wrong_answers(studying: Page) -> None:
+    app = studying
     switch_to(app, "Speaking")
     expect(app.locator("#study-prompt")).to_have_text("perro")
     problems = violations(app, "study speaking")
@@ -127,8 +120,8 @@ def test_speaking_grades_right_near_and_wrong_answers(voiced: Page) -> None:
     assert problems == []
 
 
-def test_nothing_heard_and_a_blocked_microphone_are_sentences(voiced: Page) -> None:
-    app = voiced
+def test_nothing_heard_and_a_blocked_microphone_are_sentences(studying: Page) -> None:
+    app = studying
     switch_to(app, "Speaking")
     app.get_by_role("button", name="Say it").hover()
     app.mouse.down()

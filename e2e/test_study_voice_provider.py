@@ -21,8 +21,13 @@ from e2e.conftest import (
     screenshot,
     spoken_wav,
 )
-from e2e.lexical_ui import configure_ai, focus_outside_fields, open_assistant, set_folder_language
-from e2e.test_study import _folder_with_words
+from e2e.lexical_ui import (
+    configure_ai,
+    focus_outside_fields,
+    open_assistant,
+    set_folder_language,
+    spanish_folder,
+)
 from e2e.test_study_voice import switch_to, verdict
 from e2e.test_voice_provider import NO_RECOGNITION
 from tests.llm.aimock import get_json, running_aimock
@@ -85,7 +90,7 @@ def page(hearing: Browser, base_url: str, mock: str) -> Iterator[Page]:
 def test_speaking_is_answered_through_the_providers_transcription(
     page: Page, mock: str, wav: Path
 ) -> None:
-    _folder_with_words(page)
+    spanish_folder(page)
     set_folder_language(page, "es")
     focus_outside_fields(page)
     page.keyboard.press("s")

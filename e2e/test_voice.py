@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from e2e.accessibility import violations
-from e2e.conftest import Guard, ProviderGuard, open_app, screenshot
+from e2e.conftest import Guard, ProviderGuard, open_app, screenshot, with_speech_doubles
 from e2e.lexical_ui import (
     add_word,
     configure_ai,
@@ -94,8 +94,7 @@ def guard(base_url: str, mock: str) -> Guard:
 
 @pytest.fixture
 def talking(context: BrowserContext, base_url: str, mock: str) -> Page:
-    context.add_init_script(path=HERE / "recognition_double.js")
-    context.add_init_script(path=HERE / "synthesis_double.js")
+    with_speech_doubles(context)
     page = open_app(context, base_url)
     open_assistant(page)
     configure_ai(page, provider="OpenAI", base_url=f"{mock}/v1", key=KEY, model=MODEL)

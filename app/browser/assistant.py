@@ -22,7 +22,7 @@ from app.browser.settings_store import LocalCounter, SettingsStore
 from app.browser.study import local_utc_offset
 from app.browser.voice import VoiceGlue
 from app.domain import FolderId, WordId
-from app.llm.audio import AudioUsage
+from app.llm.audio import AudioOptions, AudioUsage
 from app.llm.messages import ModelClient
 from app.llm.retry import OnWait
 from app.llm.settings import make_client
@@ -106,8 +106,12 @@ class Assistant:
     def read_only(self) -> str | None:
         return self.page.controller.read_only
 
-    def log_audio(self, usage: AudioUsage) -> None:
-        """A transcription or speech request goes into the usage log beside agent turns."""
+    def audio_options(self) -> AudioOptions:
+        """For audio the provider hears or says (the assistant's voice, study's Say it): it
+        counts against the daily cap and goes into the usage log beside agent turns."""
+        return AudioOptions(counter=LocalCounter(), on_usage=self._log_audio)
+
+    def _log_audio(self, usage: AudioUsage) -> None:
         self.store.conversations.log_usage(UsageEntry.model_validate(usage.entry_fields()))
 
     def client(self, on_wait: OnWait) -> ModelClient:

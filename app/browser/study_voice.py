@@ -23,6 +23,7 @@ import js
 from app.browser.dom import by_id, found
 from app.browser.microphone import Microphone
 from app.browser.recognition import MAX_PHRASES, Session, availability, now, supported
+from app.browser.voice_input import TalkInput, plain_m
 from app.speech.voices import word_lang
 from app.ui.study_voice_view import NOTHING_HEARD
 from app.voice.listening import (
@@ -34,7 +35,6 @@ from app.voice.listening import (
     Listener,
     Press,
     RecognitionError,
-    Release,
     Send,
     Show,
     StartRecognition,
@@ -52,8 +52,6 @@ if TYPE_CHECKING:
     from app.voice.ladder import OnDevice, Rung
 
 VOICE_MODES = ("listening", "speaking")
-TALK_KEYS = ("m", "M")
-BUTTON_KEYS = (" ", "Enter")
 
 
 class StudyVoice:
@@ -63,19 +61,15 @@ class StudyVoice:
         self.session: Session | ProviderSession | None = None
         self.mic = Microphone()  # for the provider's recordings
         self._seen: Turn | None = None  # the card drawn last
-        self._key_down = False
+        self.input = TalkInput(
+            "study-say", plain_m, lambda: self.state, self.feed, self._press, allowed=self._asking
+        )
         self._on_device: dict[str, OnDevice] = {}
         self._service_failed = False  # the browser's recogniser failed: the provider stands in
         page.commands["study-hear"] = lambda _item, _data: self.hear()
 
     def start(self, listen: Any) -> None:
-        doc = js.document
-        listen(doc, "pointerdown", self._on_pointerdown)
-        listen(doc, "pointerup", self._on_pointerup)
-        listen(doc, "pointercancel", self._on_pointerup)
-        listen(doc, "keydown", self._on_keydown, capture=True)
-        listen(doc, "keyup", self._on_keyup, capture=True)
-        listen(js.window, "blur", lambda _event: self._release())
+        self.input.start(listen, js.document)
 
     # --- the card -----------------------------------------------------------------------------
 
@@ -134,40 +128,6 @@ class StudyVoice:
         self.page.speech.speaker.cancel()  # the microphone must not hear the prompt
         self.state = replace(self.state, nothing_heard=NOTHING_HEARD[turn.mode])
         self.feed(Press(now()))
-
-    def _release(self) -> None:
-        self._key_down = False
-        if self.state.held:
-            self.feed(Release(now()))
-
-    def _on_pointerdown(self, event: Any) -> None:
-        target = event.target.closest("#study-say") if hasattr(event.target, "closest") else None
-        if found(target) and int(event.button) == 0:
-            event.preventDefault()
-            target.setPointerCapture(event.pointerId)  # the release arrives even off the button
-            self._press()
-
-    def _on_pointerup(self, _event: Any) -> None:
-        if self.state.held and not self._key_down:
-            self._release()
-
-    def _on_keydown(self, event: Any) -> None:
-        key, target = str(event.key), event.target
-        in_field = str(target.tagName) in ("INPUT", "TEXTAREA", "SELECT")
-        plain = not (event.ctrlKey or event.metaKey or event.altKey)
-        talk_key = key in TALK_KEYS and plain and not in_field
-        on_button = key in BUTTON_KEYS and getattr(target, "id", "") == "study-say"
-        if not (talk_key or on_button) or not self._asking():
-            return
-        event.preventDefault()
-        if not event.repeat:
-            self._key_down = True
-            self._press()
-
-    def _on_keyup(self, event: Any) -> None:
-        if self._key_down and str(event.key) in (*TALK_KEYS, *BUTTON_KEYS):
-            event.preventDefault()
-            self._release()
 
     # --- the machine --------------------------------------------------------------------------
 
@@ -241,15 +201,13 @@ class StudyVoice:
         if rung.path != "provider" or assistant is None:
             return Session(self.feed)
         from app.browser.provider_listening import ProviderSession  # noqa: PLC0415
-        from app.browser.settings_store import LocalCounter  # noqa: PLC0415
-        from app.llm.audio import AudioOptions  # noqa: PLC0415
 
         return ProviderSession(
             self.feed,
             self.mic,
             lambda: assistant.settings.settings,
             assistant.dialog.transport,
-            AudioOptions(counter=LocalCounter(), on_usage=assistant.log_audio),
+            assistant.audio_options(),
         )
 
     async def _check_on_device(self, lang: str) -> None:

@@ -24,12 +24,12 @@ from app.browser.provider_speaker import ProviderSpeaker
 from app.browser.recognition import now
 from app.browser.voice_answer import SAY_YES_OR_NO, AnswerSpeaker, question
 from app.browser.voice_bar import VoiceBar
-from app.browser.voice_input import TalkInput
+from app.browser.voice_input import TalkInput, ctrl_m
 from app.browser.voice_ladder import VoiceLadder
 from app.browser.voice_recogniser import VoiceRecogniser
 from app.browser.voice_usage import VoiceUsage
 from app.ui.assistant_controller import Refusal, Request
-from app.ui.voice_bar_view import voice_bar
+from app.ui.voice_bar_view import TALK_BUTTON, voice_bar
 from app.voice.answer_words import answer_words
 from app.voice.listening import (
     AnswerDone,
@@ -81,7 +81,9 @@ class VoiceGlue:
         self._ask_after_speech = False
         self._done_after_speech = False
         self._asked_at: float | None = None
-        self.input = TalkInput(lambda: self.state, self.feed, self.press)
+        self.input = TalkInput(
+            TALK_BUTTON, ctrl_m, lambda: self.state, self.feed, self.press, escape_stops=True
+        )
         self.ladder = VoiceLadder(assistant, self._where_changed)
         self.usage = VoiceUsage(assistant)
         self.recogniser = VoiceRecogniser(assistant, self.mic, self.ladder, self.usage, self.feed)
@@ -101,7 +103,7 @@ class VoiceGlue:
             self.mic,
             assistant.settings,
             assistant.dialog.transport,
-            self.usage.audio_options(),
+            self.assistant.audio_options(),
         )
         self.speaker.say = self.provider_voice.speak
         self.speaker.on_error = lambda error: page.show_toast(error.message)

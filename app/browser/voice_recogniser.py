@@ -46,7 +46,7 @@ class VoiceRecogniser:
                 self.mic,
                 lambda: assistant.settings.settings,
                 assistant.dialog.transport,
-                self.usage.audio_options(),
+                self.assistant.audio_options(),
             )
         else:
             self.session = Session(self._recognised)

@@ -1,5 +1,5 @@
-"""The voice's entries in the usage log: each spoken turn's timings (app.voice.timings) and the
-audio the provider heard or said.
+"""The voice's entries in the usage log: each spoken turn's timings (app.voice.timings); the
+audio the provider heard or said is logged by the assistant (`Assistant.audio_options`).
 
 A turn is timed from the moment speech ended or the transcript was final, through the request,
 to its first token and first audio; it is logged when it is over and its first audio started,
@@ -11,15 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.browser.recognition import now
-from app.browser.settings_store import LocalCounter
-from app.llm.audio import AudioOptions
-from app.store.conversations import UsageEntry
 from app.voice.listening import Result, SpeechEnd
 from app.voice.timings import VoiceTurnClock
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
-    from app.llm.audio import AudioUsage
     from app.ui.assistant_controller import Request
     from app.voice.listening import Event
 
@@ -30,15 +26,6 @@ class VoiceUsage:
         self._clock: VoiceTurnClock | None = None  # the utterance being heard
         self._timed: tuple[Request, VoiceTurnClock] | None = None  # the request it became
         self._outcome = "ok"
-
-    def audio_options(self) -> AudioOptions:
-        """For talking to the provider: the audio it hears or says is logged here."""
-        return AudioOptions(counter=LocalCounter(), on_usage=self._audio)
-
-    def _audio(self, usage: AudioUsage) -> None:
-        self.assistant.store.conversations.log_usage(
-            UsageEntry.model_validate(usage.entry_fields())
-        )
 
     def heard(self, event: Event) -> None:
         """A recogniser's event: the end of speech and the final transcript are timed."""

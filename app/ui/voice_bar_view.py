@@ -14,6 +14,8 @@ from app.voice.listening import View
 TALK_SHORTCUT = "Ctrl+M"
 LIVE = "ai-voice-live"
 
+TALK_BUTTON = "ai-talk"
+
 
 def voice_bar(live: View, *, conversation: bool, where: str) -> El:
     return h(
@@ -26,7 +28,7 @@ def voice_bar(live: View, *, conversation: bool, where: str) -> El:
                 "button",
                 {
                     "type": "button",
-                    "id": "ai-talk",
+                    "id": TALK_BUTTON,
                     "class": "ai-talk",
                     "aria-keyshortcuts": "Control+M",
                     "title": f"Hold to talk ({TALK_SHORTCUT}); release to send",

@@ -17,8 +17,9 @@ from pydantic import SecretStr
 
 from app.browser import microphone
 from app.browser.dom import by_id, replace_children
+from app.browser.settings_store import LocalCounter
 from app.browser.study_voice import StudyVoice
-from app.llm.audio import AudioUsage
+from app.llm.audio import AudioOptions, AudioUsage
 from app.llm.settings import ProviderSettings
 from app.speech.settings import VoiceSettings
 from app.ui.nodes import text_content
@@ -47,8 +48,8 @@ class Assistant:
         self.settings = SimpleNamespace(settings=OPENAI)
         self.dialog = SimpleNamespace(transport=ScriptedTransport(*self.replies))
 
-    def log_audio(self, usage: AudioUsage) -> None:
-        self.logged.append(usage)
+    def audio_options(self) -> AudioOptions:
+        return AudioOptions(counter=LocalCounter(), on_usage=self.logged.append)
 
 
 class Page:

@@ -1,6 +1,7 @@
-"""The assistant's talk button and keys (app/browser/voice_input.py): holding Ctrl+M or the
-button talks, letting go (or leaving the window) stops, repeats are swallowed, and Escape stops
-the voice before anything else hears it."""
+"""Hold to talk (app/browser/voice_input.py): for the assistant, holding Ctrl+M or the button
+talks, letting go (or leaving the window) stops, repeats are swallowed, and Escape stops the
+voice before anything else hears it; for a study card, M alone outside text fields, and only
+while the card waits for an answer."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import js
 
-from app.browser.voice_input import TalkInput
+from app.browser.voice_input import TalkInput, ctrl_m, plain_m
 from app.voice.listening import Event as Heard
 from app.voice.listening import Listener, Press, Release, Stop, step
 from tests.browser.fakes import Document, Element, Event, dispatch
@@ -41,7 +42,9 @@ def wired(document: Document) -> tuple[Voice, Element]:
     def listen(target: Any, type_: str, handler: Any, *, capture: bool = False) -> None:
         target.addEventListener(type_, handler, capture)
 
-    TalkInput(lambda: voice.state, voice.feed, voice.press).start(listen, panel)
+    TalkInput(
+        "ai-talk", ctrl_m, lambda: voice.state, voice.feed, voice.press, escape_stops=True
+    ).start(listen, panel)
     return voice, talk
 
 
@@ -115,3 +118,36 @@ def test_escape_is_left_for_the_page_while_the_voice_is_idle(document: Document)
     escape = key(document.body, "keydown", "Escape")
     assert not (escape.defaultPrevented or escape.propagationStopped)
     assert voice.fed == []
+
+
+def test_a_study_card_talks_with_m_alone_outside_fields_and_only_while_asking(
+    document: Document,
+) -> None:
+    voice, asking = Voice(), [True]
+    card = Element("section")
+    field = Element("input")
+    card.appendChild(field)
+    document.body.appendChild(card)
+
+    def listen(target: Any, type_: str, handler: Any, *, capture: bool = False) -> None:
+        target.addEventListener(type_, handler, capture)
+
+    talk = TalkInput(
+        "study-say",
+        plain_m,
+        lambda: voice.state,
+        voice.feed,
+        voice.press,
+        allowed=lambda: asking[0],
+    )
+    talk.start(listen, document)
+    assert not key(field, "keydown", "m").defaultPrevented  # typing an answer
+    assert not key(document.body, "keydown", "m", ctrl=True).defaultPrevented
+    assert voice.fed == []
+    asking[0] = False
+    assert not key(document.body, "keydown", "m").defaultPrevented
+    asking[0] = True
+    assert key(document.body, "keydown", "M").defaultPrevented and voice.fed == [Press]
+    assert key(document.body, "keyup", "M").defaultPrevented and voice.fed == [Press, Release]
+    key(document.body, "keydown", "Escape")
+    assert voice.fed == [Press, Release]  # Escape is the study screen's own
