@@ -100,6 +100,30 @@ def test_a_malformed_log_record_is_recovered_like_a_torn_one_and_offered_for_dow
     expect(word_item(app, "septum")).to_be_visible()
 
 
+DAMAGE_EVERY_SNAPSHOT = """
+  for (const row of await read(store.getAll())) { row.checksum = "0".repeat(64); store.put(row); }
+"""
+TEAR_EVERY_EDIT = """
+  for (const key of await read(store.getAllKeys())) store.put({seq: key, text: "{torn"});
+"""
+
+
+def test_after_a_total_loss_the_app_saves_again(app: Page) -> None:
+    create_folder(app, "Lost")
+    for term in ("aorta", "atrium"):
+        add_word(app, term, ["part of the heart"])
+    wait_saved(app)
+    rewrite(app, "snapshots", DAMAGE_EVERY_SNAPSHOT)
+    rewrite(app, "ops", TEAR_EVERY_EDIT)
+    reload(app)
+    expect(app.get_by_role("alert")).to_contain_text("Nothing could be restored.")
+    create_folder(app, "Starting over")
+    wait_saved(app)
+    reload(app)
+    expect(tree_link(app, "Starting over")).to_be_visible()
+    expect(app.get_by_role("alert").filter(has_text="restored")).to_have_count(0)
+
+
 # Change one letter of a meaning inside the newest snapshot, keeping its recorded checksum, as
 # a failing disk might. The database stays well-formed (SQLite's own check passes), so only the
 # checksum can tell. Returns the edit the snapshot was taken at.

@@ -137,7 +137,8 @@ class Durability:
     async def boot(self) -> BootReport:
         """Load the newest readable snapshot, replay the log after it and report."""
         problems: list[str] = []
-        store, snapshot_seq = self._newest_snapshot(await self._backend.load_snapshots(), problems)
+        records = await self._backend.load_snapshots()
+        store, snapshot_seq = self._newest_snapshot(records, problems)
         base = snapshot_seq or 0
         ops = await self._backend.ops_after(base)
         self._seq = base + _replay(store, base, ops, problems)
@@ -150,11 +151,15 @@ class Durability:
             started_empty=bool(problems) and self._seq == 0,
             unrestored=[LogEntry(seq=seq, text=text) for seq, text in ops if seq > self._seq],
         )
-        if problems and not report.started_empty:
-            # Secure what was recovered now, numbered past the damaged entries so they are
-            # never replayed on top of newer edits.
-            self._seq = max([self._seq, *(seq for seq, _ in ops)])
-            await self.snapshot()
+        if problems:
+            # Secure what was recovered now (even nothing, after a total loss) in both slots,
+            # numbered past every damaged entry and copy: none is ever replayed on top of newer
+            # edits or taken for newer than this, the next edit's entry has a free place, and
+            # the damage (reported once, here) is not reported again at every start.
+            damaged = [r.seq + 1 for r in records if r.seq > self._seq]
+            self._seq = max([self._seq, *(seq for seq, _ in ops), *damaged])
+            for _slot in SLOTS:
+                await self.snapshot()
         return report
 
     def _newest_snapshot(

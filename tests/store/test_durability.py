@@ -35,6 +35,8 @@ class MemoryBackend:
         self.snapshots[record.slot] = record
 
     async def append_op(self, seq: int, text: str) -> None:
+        if seq in self.ops:  # as IndexedDB's add(): the write aborts, the entry stays
+            raise LexicalError("The browser could not save (Error: aborted).")
         self.ops[seq] = text
         self.appends.append((seq, text))
 
@@ -177,6 +179,26 @@ def test_nothing_readable_is_reported_never_silent() -> None:
     report = asyncio.run(durability.boot())
     assert report.started_empty and report.damaged
     assert report.message().startswith("Nothing could be restored.")
+
+
+def test_after_a_total_loss_new_work_is_saved_and_restored() -> None:
+    _, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
+    backend = backends[-1]
+    for slot, record in list(backend.snapshots.items()):
+        backend.snapshots[slot] = record.model_copy(update={"checksum": "0" * 64})
+    for seq in backend.ops:
+        backend.ops[seq] = "{torn"
+    durability = Durability(backend)
+    lost = asyncio.run(durability.boot())
+    assert lost.started_empty and lost.unrestored  # told, and offered the raw entries
+    emitted: list[Changeset] = []
+    durability.store.subscribe(emitted.append)
+    durability.store.create_folder(NewFolder(name="Starting over"))
+    asyncio.run(durability.persist(emitted[0]))
+    again = Durability(backend)
+    report = asyncio.run(again.boot())
+    assert not report.damaged
+    assert [f.name for f in again.store.folders()] == ["Starting over"]
 
 
 def test_fresh_start_is_not_damage() -> None:
