@@ -27,6 +27,9 @@ MEANING_MAX = 2_000
 MEANINGS_MAX = 50
 TEXT_MAX = 50_000
 EMOJI_MAX = 16
+# Folder nesting, for folders made in the app and in every file it imports: a backup the app
+# wrote always restores.
+MAX_FOLDER_DEPTH = 64
 
 
 class LexicalError(Exception):

@@ -6,7 +6,7 @@ with the label for the Undo menu. Transactions and recording are the caller's jo
 
 from __future__ import annotations
 
-from app.domain import Conflict, Folder, FolderId, FolderPatch, NewFolder
+from app.domain import MAX_FOLDER_DEPTH, Conflict, Folder, FolderId, FolderPatch, NewFolder
 from app.store import queries
 from app.store.db import Database
 from app.store.results import DeletionSummary
@@ -25,8 +25,19 @@ def _check_free(
         raise Conflict(f'{where} already has a folder named "{clash.name}".')
 
 
+def _check_depth(db: Database, parent_id: FolderId | None, levels: int, what: str) -> None:
+    """`levels` of folders can go under `parent_id` without nesting deeper than a backup may."""
+    above = 0 if parent_id is None else len(queries.folder_path(db, parent_id))
+    if above + levels > MAX_FOLDER_DEPTH:
+        raise Conflict(
+            f"{what} would nest folders {above + levels} levels deep; folders can nest at most "
+            f"{MAX_FOLDER_DEPTH} levels, so that every backup can be restored."
+        )
+
+
 def create(db: Database, now: int, new: NewFolder) -> tuple[Folder, str]:
     _check_free(db, new.parent_id, new.name)
+    _check_depth(db, new.parent_id, 1, f'"{new.name}" there')
     folder_id = db.insert(
         "folder",
         {
@@ -64,6 +75,8 @@ def move(
         raise Conflict(f'Cannot move "{current.name}" into itself or one of its subfolders.')
     if parent_id != current.parent_id:
         _check_free(db, parent_id, current.name, besides=folder_id)
+        levels = queries.subtree_height(db, folder_id)
+        _check_depth(db, parent_id, levels, f'Moving "{current.name}" there')
         db.update("folder", folder_id, {"parent_id": parent_id}, now)
     return queries.folder(db, folder_id), f'Move folder "{current.name}" to {destination}'
 

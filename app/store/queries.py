@@ -118,6 +118,11 @@ def subtree_ids(db: Database, folder_id: FolderId) -> list[FolderId]:
     return [FolderId(r["id"]) for r in rows]
 
 
+def subtree_height(db: Database, folder_id: FolderId) -> int:
+    """Levels of folders from this one down to its deepest subfolder (1: no subfolders)."""
+    return int(db.scalar(f"{_SUBTREE} SELECT max(depth) + 1 FROM down", (folder_id,)))
+
+
 def folder_tree(db: Database) -> list[TreeRow]:
     """All folders depth-first with counts, from two queries however many folders there are."""
     counted = db.all("SELECT folder_id, count(*) FROM word GROUP BY folder_id")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.domain import (
+    MAX_FOLDER_DEPTH,
     Conflict,
     FolderId,
     FolderPatch,
@@ -15,7 +16,8 @@ from app.domain import (
 )
 from app.store import Store
 from app.store.changes import invert
-from tests.store.helpers import assert_index_in_sync
+from tests.store.helpers import assert_index_in_sync, make_store
+from tests.store.transfer.workspaces import parse
 
 
 def _tree(store: Store) -> tuple[FolderId, FolderId, FolderId]:
@@ -163,3 +165,24 @@ def test_the_cached_tree_follows_every_kind_of_write(store: Store) -> None:
     follower.apply_logged(invert(undone.changes))  # what a follower tab does with a broadcast
     assert [r.folder.name for r in follower.folder_tree()] == ["A"]
     assert store.folder_tree() is store.folder_tree()  # immutable: shared until it changes
+
+
+def _chain(store: Store, levels: int, name: str = "level") -> list[FolderId]:
+    ids: list[FolderId] = []
+    for n in range(levels):
+        parent = ids[-1] if ids else None
+        ids.append(store.create_folder(NewFolder(name=f"{name} {n + 1}", parent_id=parent)).id)
+    return ids
+
+
+def test_folders_nest_no_deeper_than_a_backup_can_restore(store: Store) -> None:
+    deepest = _chain(store, MAX_FOLDER_DEPTH)[-1]
+    with pytest.raises(Conflict, match=f"at most {MAX_FOLDER_DEPTH} levels"):
+        store.create_folder(NewFolder(name="one too deep", parent_id=deepest))
+    other = _chain(store, 2, "other")  # two levels that cannot go under the deepest but one
+    with pytest.raises(Conflict, match=f"at most {MAX_FOLDER_DEPTH} levels"):
+        store.move_folder(other[0], store.folder_path(deepest)[-2].id)
+    store.move_folder(other[1], store.folder_path(deepest)[-2].id)  # one level fits
+    restored = make_store()
+    restored.import_parsed(parse("backup.json", store.export("json")), "replace")
+    assert len(restored.folders()) == len(store.folders())

@@ -32,7 +32,6 @@ MAX_WORDS = 500_000
 MAX_NOTES = 50_000
 MAX_CARDS = 2 * MAX_WORDS  # one per direction
 MAX_REVIEWS = 2_000_000
-MAX_DEPTH = 64  # folder nesting
 MAX_TIMESTAMP = 253_402_300_799_999  # 9999-12-31 in milliseconds
 MAX_ID = 2**53 - 1  # ids stay exact in JavaScript numbers too
 

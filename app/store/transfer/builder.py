@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.domain import check_name, user_message
+from app.domain import MAX_FOLDER_DEPTH, check_name, user_message
 from app.store.bulk import shown
-from app.store.transfer import MAX_DEPTH, MAX_FOLDERS, SourceKind
+from app.store.transfer import MAX_FOLDERS, SourceKind
 from app.store.transfer.model import (
     FolderItem,
     ParsedImport,
@@ -38,8 +38,8 @@ class WorkspaceBuilder:
     def folder(self, names: Sequence[str]) -> int:
         """The id of the folder at path `names` (the default folder if empty), made as needed."""
         names = names or [self.default_folder]
-        if len(names) > MAX_DEPTH:
-            raise RowProblemError(f"The folder path is more than {MAX_DEPTH} levels deep.")
+        if len(names) > MAX_FOLDER_DEPTH:
+            raise RowProblemError(f"The folder path is more than {MAX_FOLDER_DEPTH} levels deep.")
         parent: int | None = None
         for depth in range(1, len(names) + 1):
             key = tuple(n.casefold() for n in names[:depth])

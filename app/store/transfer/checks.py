@@ -2,7 +2,7 @@
 
 Every item is validated with the same rules as the forms (names, meanings, colours, languages),
 in chunks so a big file reports progress. The folder tree must be sound: unique ids, parents
-that exist, no cycles, at most `MAX_DEPTH` levels. Study progress, when the file has it, is
+that exist, no cycles, at most `MAX_FOLDER_DEPTH` levels. Study progress, when the file has it, is
 checked by `study_checks`. Any problem rejects the whole file with a message naming the item,
 so a restore never writes half a backup.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.domain import InvalidInput
-from app.store.transfer import MAX_DEPTH, MAX_FOLDERS, MAX_NOTES, MAX_WORDS
+from app.domain import MAX_FOLDER_DEPTH, InvalidInput
+from app.store.transfer import MAX_FOLDERS, MAX_NOTES, MAX_WORDS
 from app.store.transfer.model import FolderItem, NoteItem, WordItem, Workspace
 from app.store.transfer.steps import Steps
 from app.store.transfer.study_checks import StudySections, build_study
@@ -66,9 +66,9 @@ def parents_first(folders: list[FolderItem], source: str) -> list[FolderItem]:
     depth = 0
     while level:
         depth += 1
-        if depth > MAX_DEPTH:
+        if depth > MAX_FOLDER_DEPTH:
             raise InvalidInput(
-                f"This {source} nests folders more than {MAX_DEPTH} levels deep; "
+                f"This {source} nests folders more than {MAX_FOLDER_DEPTH} levels deep; "
                 "Lexical imports at most that many."
             )
         ordered.extend(level)

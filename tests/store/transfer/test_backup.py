@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from app.domain import InvalidInput, NewFolder
-from app.store.transfer import MAX_DEPTH, ExportKind
+from app.domain import MAX_FOLDER_DEPTH, InvalidInput, NewFolder
+from app.store.transfer import ExportKind
 from app.store.transfer.backup import MAX_JSON_NESTING, VERSION, _too_deep
 from tests.store.helpers import assert_index_in_sync, dump, make_store
 from tests.store.transfer.studied import study_rows
@@ -185,7 +185,7 @@ def _folders(*items: dict[str, Any]) -> bytes:
         ),
         (
             _folders(*({"id": i, "parent_id": i - 1 or None, "name": "d"} for i in range(1, 70))),
-            f"more than {MAX_DEPTH} levels",
+            f"more than {MAX_FOLDER_DEPTH} levels",
         ),
         (
             _document(words=[{"folder_id": 99, "term": "x"}]),
