@@ -211,6 +211,12 @@ def test_bad_input_shows_a_message_and_writes_nothing(app: Page) -> None:
     form.get_by_role("button", name="Add word").click()
     expect(alert).to_have_text(re.compile(r"must be a language tag such as en, es-MX"))
 
+    # A term pasted far too long is refused with its length, never cut short and saved.
+    form.get_by_label("Term").fill("x" * 1_000_000)
+    form.get_by_role("button", name="Add word").click()
+    expect(alert).to_have_text(re.compile(r"at most 200 characters \(it has 1,000,000\)"))
+    form.get_by_label("Term").fill("hola")
+
     # Nothing was written: no words, the undo history still ends at the folder, no toast of an add.
     expect(words_heading(app, 0)).to_be_visible()
     expect(app.get_by_text("No words yet.")).to_be_visible()

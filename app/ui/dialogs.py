@@ -119,7 +119,6 @@ def folder_dialog(folder: Folder | None, parent: Folder | None) -> El:
                         "id": "folder-name",
                         "name": "name",
                         "required": True,
-                        "maxlength": 200,
                         "autocomplete": "off",
                         "value": folder.name if folder else "",
                     },
@@ -130,7 +129,6 @@ def folder_dialog(folder: Folder | None, parent: Folder | None) -> El:
                     {
                         "id": "folder-emoji",
                         "name": "emoji",
-                        "maxlength": 16,
                         "placeholder": "optional, e.g. 🫀",
                         "value": folder.emoji if folder else "",
                     },
@@ -143,7 +141,6 @@ def folder_dialog(folder: Folder | None, parent: Folder | None) -> El:
                     {
                         "id": "folder-lang",
                         "name": "lang",
-                        "maxlength": 35,
                         "placeholder": "optional, e.g. de or zh-Hant",
                         "aria-describedby": "folder-lang-hint",
                         "value": folder.lang if folder else "",

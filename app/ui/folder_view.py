@@ -244,7 +244,6 @@ def note_form(note: Note | None) -> El:
                     "id": f"{prefix}-title",
                     "name": "title",
                     "required": True,
-                    "maxlength": 200,
                     "value": note.title if note else "",
                 },
             ),

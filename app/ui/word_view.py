@@ -120,7 +120,6 @@ def word_form(word: Word | None, folder_id: int, default_lang: str = "") -> El:
                 "id": f"{prefix}-term",
                 "name": "term",
                 "required": True,
-                "maxlength": 200,
                 "autocomplete": "off",
                 "value": word.term if word else "",
             },
@@ -148,7 +147,6 @@ def word_form(word: Word | None, folder_id: int, default_lang: str = "") -> El:
                 "placeholder": f"Folder default: {default_lang}"
                 if default_lang and not word
                 else "e.g. en, es-MX",
-                "maxlength": 35,
                 "value": word.lang if word else "",
             },
         ),
