@@ -35,6 +35,7 @@ from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
 from app.browser.transfer import TransferGlue, repaint, save_download
+from app.domain import LexicalError
 from app.saving import SaveStatus
 from app.tasks import start_now
 from app.ui.controller import Controller
@@ -460,7 +461,24 @@ class Page:
 
     async def _debounced(self, action: str, item_id: str | None, text: str) -> None:
         await asyncio.sleep(INPUT_DEBOUNCE_SECONDS)
-        self.run(action, item_id, {"text": text})
+        if action != "bulk-preview":
+            self.run(action, item_id, {"text": text})
+            return
+        # A long paste is previewed in steps, painting how far it got, so the page never
+        # freezes; typing again cancels this task and starts over.
+        folder = int(item_id) if item_id and item_id.isdigit() else None
+        steps = self.controller.bulk_preview_steps(folder, text)
+        while True:
+            try:
+                update = next(steps)
+            except StopIteration as stop:
+                self.apply(stop.value)
+                return
+            except LexicalError as error:
+                self.apply(Update(error=error.message))
+                return
+            self.apply(update)
+            await asyncio.sleep(0)
 
     def _on_dragstart(self, event: Any) -> None:
         row = _closest(event, "[data-folder-id], [data-word-id]")

@@ -43,12 +43,12 @@ from app.store.results import (
 )
 from app.store.search import search
 from app.store.study import Study
+from app.store.transfer.steps import Steps, run_steps
 from app.store.word_list import WordPage, WordQuery
 
 if TYPE_CHECKING:
     from app.store.transfer.model import ParsedImport
     from app.store.transfer.plan import PlanSummary
-    from app.store.transfer.steps import Steps
 
 __all__ = ["Change", "Changeset", "Store"]
 
@@ -182,7 +182,10 @@ class Store:
         return search(self._db, query, limit)
 
     def preview_bulk(self, folder_id: FolderId, text: str) -> BulkPreview:
-        return bulk.parse_bulk(text, queries.term_keys(self._db, folder_id))
+        return run_steps(self.preview_bulk_steps(folder_id, text))
+
+    def preview_bulk_steps(self, folder_id: FolderId, text: str) -> Steps[BulkPreview]:
+        return bulk.preview_steps(text, queries.term_keys(self._db, folder_id))
 
     # --- commands -----------------------------------------------------------------------------
 

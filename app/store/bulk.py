@@ -8,11 +8,11 @@ anything is written.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Collection
 
 from app.domain import NAME_MAX, check_meanings, check_name
 from app.store.results import BulkPreview, BulkRow
+from app.store.transfer.steps import CHUNK, Progress, Steps, run_steps
 
 MAX_ROWS = 10_000
 # Earliest of these splits term from meanings; " - " needs spaces so "well-being" stays whole.
@@ -38,10 +38,13 @@ def split_line(line: str) -> tuple[str, list[str]]:
     return term.strip(), [m.strip() for m in _MEANING_SPLIT.split(rest) if m.strip()]
 
 
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # controls, lone surrogates
+
+
 def shown(text: str) -> str:
     """A safe rendering of a rejected term: bounded, without controls or lone surrogates."""
     clipped = text[:NAME_MAX] + ("…" if len(text) > NAME_MAX else "")
-    return "".join("\ufffd" if unicodedata.category(c) in ("Cc", "Cs") else c for c in clipped)
+    return _UNSHOWABLE.sub("\ufffd", clipped)
 
 
 def _invalid(line_no: int, term: str, reason: str) -> BulkRow:
@@ -71,10 +74,17 @@ def _row(line_no: int, line: str, existing: Collection[str], seen: dict[str, int
 
 def parse_bulk(text: str, existing: Collection[str] = frozenset()) -> BulkPreview:
     """Preview `text`; `existing` holds the casefolded terms already in the target folder."""
+    return run_steps(preview_steps(text, existing))
+
+
+def preview_steps(text: str, existing: Collection[str] = frozenset()) -> Steps[BulkPreview]:
+    """`parse_bulk` in steps: progress after every CHUNK lines, so a page can paint between."""
     lines = text.removeprefix("\ufeff").splitlines()
     rows: list[BulkRow] = []
     seen: dict[str, int] = {}
     for index, line in enumerate(lines):
+        if index and index % CHUNK == 0:
+            yield Progress("Reading the lines", index, len(lines))
         if not line.strip():
             continue
         if len(rows) == MAX_ROWS:

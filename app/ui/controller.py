@@ -7,7 +7,7 @@ only collects event data and applies the returned `Update`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,6 +29,7 @@ from app.domain import (
 from app.store import Store
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
+from app.store.transfer.steps import run_steps
 from app.ui import dialogs
 from app.ui.counting import counted
 from app.ui.due import DueCounts
@@ -40,6 +41,7 @@ from app.ui.search_view import RESULTS_SHOWN, render_results
 from app.ui.state import ViewState
 from app.ui.study_actions import StudyActions
 from app.ui.transfer_actions import TransferActions
+from app.ui.transfer_view import progress_view
 from app.ui.tree_view import TreeViews
 from app.ui.update import Update, changed
 from app.ui.word_list_actions import WordListActions
@@ -421,8 +423,20 @@ class Controller:
         return Update(dialog=dialogs.bulk_dialog(folder, "", None), focus="#bulk-text")
 
     def _bulk_preview(self, folder_id: int | None, data: Data) -> Update:
-        preview = self.store.preview_bulk(FolderId(_need(folder_id)), data.get("text", ""))
-        return Update(patch=("#bulk-preview", dialogs.bulk_preview(preview)))
+        return run_steps(self.bulk_preview_steps(folder_id, data.get("text", "")))
+
+    def bulk_preview_steps(
+        self, folder_id: int | None, text: str
+    ) -> Generator[Update, None, Update]:
+        """The preview of a paste, with how far it got in between (a long paste takes a
+        while, and the page paints each step)."""
+        steps = self.store.preview_bulk_steps(FolderId(_need(folder_id)), text)
+        while True:
+            try:
+                progress = next(steps)
+            except StopIteration as stop:
+                return Update(patch=("#bulk-preview", dialogs.bulk_preview(stop.value)))
+            yield Update(patch=("#bulk-preview", progress_view("Your paste", progress)))
 
     def _bulk_add(self, folder_id: int | None, data: Data) -> Update:
         fid = FolderId(_need(folder_id))

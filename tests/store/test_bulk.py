@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from app.domain import NewFolder, NewWord
 from app.store import Store
-from app.store.bulk import MAX_ROWS, parse_bulk, split_line
+from app.store.bulk import MAX_ROWS, parse_bulk, preview_steps, shown, split_line
 from app.store.results import BulkRow
 
 
@@ -120,3 +120,22 @@ def test_ten_thousand_rows_in_one_undoable_step(store: Store) -> None:
     assert store.search("word9999")[0].title == "word9999"
     store.undo()
     assert store.word_count(folder) == 0
+
+
+def test_a_long_paste_is_previewed_in_steps_that_say_how_far_it_got() -> None:
+    text = "\n".join(f"word{i} - meaning" for i in range(5_000))
+    steps = preview_steps(text)
+    progress = []
+    while True:
+        try:
+            progress.append(next(steps))
+        except StopIteration as stop:
+            preview = stop.value
+            break
+    assert preview == parse_bulk(text)
+    assert [p.done for p in progress] == [2_000, 4_000]
+    assert {p.total for p in progress} == {5_000}
+
+
+def test_a_rejected_term_is_shown_without_controls_or_lone_surrogates() -> None:
+    assert shown("a\x00b\x9f\ud800c" + "x" * 300) == "a\ufffdb\ufffd\ufffdc" + "x" * 194 + "…"

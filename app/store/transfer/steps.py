@@ -26,8 +26,9 @@ class Progress:
 Steps = Generator[Progress, None, T]
 
 
-def run_steps(steps: Steps[T]) -> T:
-    """Drive `steps` to the end without pausing (tests, small files)."""
+def run_steps(steps: Generator[object, None, T]) -> T:
+    """Drive `steps` to the end without pausing (tests, small files); what it yields between
+    chunks (progress, or a page update showing it) is let go."""
     while True:
         try:
             next(steps)
