@@ -208,6 +208,12 @@ def auth_headers(key: str) -> dict[str, str]:
     return {"authorization": f"Bearer {key}"} if key else {}
 
 
+# Servers whose answer to a streamed request was an empty body (llama.cpp's server does that
+# when a streamed request with tools ends in a tool call): asked without streaming from then on
+# in this page, so their tool calls arrive. The whole answer is then shown at once.
+_UNSTREAMED: set[str] = set()
+
+
 class OpenAIClient:
     def __init__(
         self,
@@ -238,17 +244,20 @@ class OpenAIClient:
         on_text: TextSink | None = None,
         cancel: CancelSignal | None = None,
     ) -> ModelResponse:
-        stream = on_text is not None
+        stream = on_text is not None and self._base not in _UNSTREAMED
         body = request_body(request, model=self.model, stream=stream, token_param=self._token_param)
         http = self._wire.request(
             "POST", f"{self._base}/chat/completions", self._headers(stream), body, cancel
         )
-        if on_text is None:
+        if not stream:
             payload = await self._wire.json(http)
             try:
-                return parse_completion(payload)
+                whole = parse_completion(payload)
             except (KeyError, IndexError, TypeError, ValueError):
                 raise failures.bad_response(self._wire.label) from None
+            if on_text is not None and whole.message.text:
+                on_text(whole.message.text)
+            return whole
         response = await self._wire.send(http)
         assembler = StreamAssembler()
         try:
@@ -260,6 +269,9 @@ class OpenAIClient:
                     on_text(delta)
         except ProviderError as error:
             raise self._wire.interrupted(error, assembler.shown) from None
+        if assembler.finish is None and not assembler.shown and not assembler.calls:
+            _UNSTREAMED.add(self._base)  # nothing at all arrived: ask again, unstreamed
+            return await self.complete(request, on_text, cancel)
         if assembler.finish is None:
             raise failures.stream_cut(self._wire.label, assembler.shown)
         return assembler.result()  # a server that ends without [DONE] after finishing

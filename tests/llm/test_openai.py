@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from app.llm import openai
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelRequest, ModelResponse
 from app.llm.openai import OpenAIClient, request_body
@@ -21,6 +23,13 @@ from tests.llm.samples import KEY, PLAIN, REQUEST
 from tests.llm.transports import Reply, ScriptedTransport, sse
 
 BASE = "https://api.openai.com/v1"
+
+
+@pytest.fixture(autouse=True)
+def _streaming_servers() -> Iterator[None]:
+    """Each test starts with no server remembered as answering only unstreamed."""
+    yield
+    openai._UNSTREAMED.clear()
 
 
 def client(transport: ScriptedTransport, **options: Any) -> OpenAIClient:
@@ -236,3 +245,34 @@ def test_a_non_streamed_answer_that_is_not_a_completion_is_a_bad_response() -> N
     with pytest.raises(ProviderError) as caught:
         asyncio.run(client(transport).complete(PLAIN))
     assert caught.value.kind == "bad_response"
+
+
+def test_an_empty_stream_is_asked_again_without_streaming_and_the_server_is_remembered() -> None:
+    # llama.cpp's server answers a streamed request with tools that ends in a tool call with
+    # an empty 200: nothing arrived, so nothing is "cut"; the same request unstreamed works.
+    base = "http://127.0.0.1:8080/v1"
+    transport = ScriptedTransport(
+        Reply(body=b""), Reply(body=fx.TOOL_COMPLETION), Reply(body=fx.TEXT_COMPLETION)
+    )
+    local = OpenAIClient(transport, model="smollm2", base_url=base, provider="local")
+    shown: list[str] = []
+    first = asyncio.run(local.complete(REQUEST, shown.append))
+    assert [c.name for c in first.message.tool_calls] == [
+        c.name
+        for c in asyncio.run(
+            client(ScriptedTransport(Reply(body=fx.TOOL_COMPLETION))).complete(REQUEST)
+        ).message.tool_calls
+    ]
+    assert transport.json_sent(0)["stream"] is True and "stream" not in transport.json_sent(1)
+    again = OpenAIClient(transport, model="smollm2", base_url=base, provider="local")
+    text = asyncio.run(again.complete(PLAIN, shown.append))
+    assert "stream" not in transport.json_sent(2)  # remembered for this server
+    assert text.message.text == "Hello!" and shown == ["Hello!"]
+
+
+def test_an_empty_stream_twice_is_said_plainly_not_as_a_cut_answer() -> None:
+    transport = ScriptedTransport(Reply(body=b""), Reply(body=b'{"choices": []}'))
+    with pytest.raises(ProviderError) as caught:
+        asyncio.run(client(transport).complete(REQUEST, lambda _t: None))
+    assert caught.value.kind != "stream_cut"
+    assert "stopped mid-way" not in caught.value.message
