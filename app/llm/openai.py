@@ -249,7 +249,7 @@ class OpenAIClient:
         http = self._wire.request(
             "POST", f"{self._base}/chat/completions", self._headers(stream), body, cancel
         )
-        if not stream:
+        if on_text is None or not stream:
             payload = await self._wire.json(http)
             try:
                 whole = parse_completion(payload)
