@@ -231,15 +231,35 @@ class KeyCheck:
     models: list[str] = field(default_factory=list)
 
 
+async def _without_v1(settings: ProviderSettings, transport: Transport) -> KeyCheck:
+    """A compatible server with no model list where it was asked: most serve the OpenAI API
+    under /v1, and an address without it is the usual slip (llama.cpp's server answers 404)."""
+    url = settings.url.rstrip("/")
+    unlisted = KeyCheck(
+        True, f"{settings.label} answered but does not list its models; type the name."
+    )
+    if url.endswith("/v1"):
+        return unlisted
+    with_v1 = settings.model_copy(update={"base_url": f"{url}/v1"})
+    try:
+        models = await _provider_client(with_v1, transport).list_models()
+    except ProviderError:
+        return unlisted
+    return KeyCheck(
+        False,
+        f"{settings.label} answers at {url}/v1, not at {url}: add /v1 to the address and test "
+        "again.",
+        models,
+    )
+
+
 async def test_key(settings: ProviderSettings, transport: Transport) -> KeyCheck:
     """One cheap call (list the models) that says in a sentence whether the settings work."""
     try:
         models = await _provider_client(settings, transport).list_models()
     except ProviderError as error:
         if settings.provider == "openai_compatible" and error.status == 404:
-            return KeyCheck(
-                True, f"{settings.label} answered but does not list its models; type the name."
-            )
+            return await _without_v1(settings, transport)
         return KeyCheck(False, error.message)
     label = settings.label[0].upper() + settings.label[1:]
     if not models:

@@ -223,3 +223,16 @@ def test_settings_saved_before_voice_existed_still_load() -> None:
     assert settings.transcription_model_name == "gpt-4o-mini-transcribe"
     again = ProviderSettings.model_validate_json(settings.model_dump_json())
     assert again == settings
+
+
+def test_a_local_address_without_v1_is_noticed_and_the_fix_suggested() -> None:
+    local = ProviderSettings(
+        provider="openai_compatible", base_url="http://localhost:8080", model="smollm2"
+    )
+    missing_v1 = check(
+        local, Reply(status=404, body='{"detail":"Not Found"}'), Reply(body=ox.MODELS)
+    )
+    assert not missing_v1.ok
+    assert "http://localhost:8080/v1" in missing_v1.sentence and "add /v1" in missing_v1.sentence
+    neither = check(local, Reply(status=404, body="{}"), Reply(status=404, body="{}"))
+    assert neither.ok and "does not list its models" in neither.sentence
