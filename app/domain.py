@@ -249,7 +249,12 @@ def parse_input(model: type[InputT], data: Any) -> InputT:
 
 
 # Field names as the forms label them, where the attribute name is not already that word.
-FIELD_LABELS = {"lang": "Language", "color": "Colour", "parent_id": "Parent folder"}
+FIELD_LABELS = {
+    "lang": "Language",
+    "color": "Colour",
+    "parent_id": "Parent folder",
+    "timeout_s": "Seconds to wait for an answer",
+}
 
 
 def user_message(exc: ValidationError) -> str:

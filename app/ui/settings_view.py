@@ -60,6 +60,7 @@ class SettingsForm:
     remember_key: bool = False
     daily_request_cap: str = "200"
     max_output_tokens: str = "4096"
+    timeout_s: str = "60"
     transcription_model: str = DEFAULT_TRANSCRIPTION_MODELS["gemini"]
     speech_model: str = DEFAULT_SPEECH_MODELS["gemini"]
     speech_voice: str = DEFAULT_VOICES["gemini"]
@@ -76,6 +77,7 @@ class SettingsForm:
             remember_key=settings.remember_key,
             daily_request_cap=str(settings.daily_request_cap),
             max_output_tokens=str(settings.max_output_tokens),
+            timeout_s=f"{settings.timeout_s:g}",
             transcription_model=settings.transcription_model_name,
             speech_model=settings.speech_model_name,
             speech_voice=settings.speech_voice_name,
@@ -92,6 +94,7 @@ class SettingsForm:
             remember_key="remember_key" in data,
             daily_request_cap=data.get("daily_request_cap", ""),
             max_output_tokens=data.get("max_output_tokens", ""),
+            timeout_s=data.get("timeout_s", ""),
             transcription_model=data.get("transcription_model", ""),
             speech_model=data.get("speech_model", ""),
             speech_voice=data.get("speech_voice", ""),
@@ -139,6 +142,7 @@ def settings_from_fields(
             "remember_key": "remember_key" in data,
             "daily_request_cap": _number(data, "daily_request_cap"),
             "max_output_tokens": _number(data, "max_output_tokens"),
+            **({"timeout_s": _number(data, "timeout_s")} if data.get("timeout_s") else {}),
             # Like the address, a default is stored as "" so it follows the provider's (whose
             # audio models are retired on announced dates).
             **_voice_fields(data, provider),
@@ -361,6 +365,9 @@ def _limits(form: SettingsForm) -> El:
         _number_input("ai-cap", "daily_request_cap", form.daily_request_cap, 1, 100_000),
         _label("ai-tokens", "Output tokens per request (at most)"),
         _number_input("ai-tokens", "max_output_tokens", form.max_output_tokens, 64, 65_536),
+        # A slow local server on a small machine may take minutes to start answering.
+        _label("ai-timeout", "Seconds to wait for an answer"),
+        _number_input("ai-timeout", "timeout_s", form.timeout_s, 5, 600),
     )
 
 

@@ -46,6 +46,16 @@ def test_remember_is_the_checkbox_and_caps_are_numbers() -> None:
     assert not settings_from_fields(fields(), SAVED).remember_key
 
 
+def test_a_slow_local_server_can_be_given_longer_to_answer() -> None:
+    assert settings_from_fields(fields(), SAVED).timeout_s == 60
+    settings = settings_from_fields(fields(timeout_s="300"), SAVED)
+    assert settings.timeout_s == 300
+    assert SettingsForm.of(settings, has_key=True).timeout_s == "300"
+    dialog = settings_dialog(SettingsForm.of(settings, has_key=True))
+    [field] = find_all(dialog, lambda el: el.attrs.get("name") == "timeout_s")
+    assert field.attrs["value"] == "300"
+
+
 @pytest.mark.parametrize(
     ("changes", "says"),
     [
@@ -53,6 +63,7 @@ def test_remember_is_the_checkbox_and_caps_are_numbers() -> None:
         ({"daily_request_cap": "0"}, "Daily request cap"),
         ({"daily_request_cap": "lots"}, "Daily request cap"),
         ({"max_output_tokens": "10"}, "Max output tokens"),
+        ({"timeout_s": "2"}, "Seconds to wait for an answer"),
         ({"provider": "openai_compatible", "model": "", "base_url": ""}, "model name"),
         ({"model": "gpt 4<script>"}, "Model"),
     ],
