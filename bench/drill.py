@@ -120,6 +120,9 @@ def _session(playwright: Playwright, base_url: str, cards: int, log: Log) -> dic
         answered, first = 0, None
         while (phase := learner.next_move()) != "finished":
             if phase == "answering" and at and answered == at[0]:
+                if first is None:
+                    # Before "pause": the paused drill's recogniser is counted every time.
+                    page.evaluate("__benchVoice.traceProxies()")
                 learner.say("pause")  # memory is counted with the drill quiet: no clock runs
             elif phase == "answering":
                 term = page.locator("#drill-prompt").inner_text()
@@ -130,8 +133,6 @@ def _session(playwright: Playwright, base_url: str, cards: int, log: Log) -> dic
             elif phase == "feedback":
                 learner.say("next")
             elif phase == "paused":
-                if first is None:
-                    page.evaluate("__benchVoice.traceProxies()")
                 out["checkpoints"].append(memory(page, heap))
                 out["at"].append(at.pop(0))
                 if first is None:
