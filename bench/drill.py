@@ -86,6 +86,8 @@ class Learner:
         if said != RIGHT:
             raise SystemExit(f"bench: the drill said {said!r} to the right answer {text!r}")
         times = page.evaluate("__benchVoice.take()")
+        if times["requests"]:
+            raise SystemExit("bench: the drill asked a model during a card; grading is local")
         final = times["finals"][0]
         return first_after(times["spoken"], final, "speech after the final result") - final
 

@@ -26,7 +26,8 @@
     };
   }
 
-  // The double delivers `text` as the final result now, as a recogniser that heard it.
+  // The double delivers `text` as the final result now, as a recogniser that heard it (the
+  // time is taken just before its events: speech start, then the result).
   voice.say = (text) => {
     voice.finals.push(performance.now());
     window.__speech.say(text);
