@@ -19,7 +19,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from bench import imports, scenarios, startup, voice
+from bench import drill, imports, scenarios, startup, voice
 from bench.browser import ROOT, chromium_version, serve
 from bench.report import missing, write
 from bench.workload import Size, build
@@ -43,16 +43,17 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--voice-timed", type=int, help="voice turns timed (30)")
     parser.add_argument("--voice-turns", type=int, help="voice turns checked for leaks (100)")
     parser.add_argument("--hold", type=int, help="seconds the visualiser is watched (5)")
+    parser.add_argument("--drill-cards", type=int, help="cards in the hands-free session (200)")
     parser.add_argument("--json", type=Path, help="results file (bench/results.json)")
     parser.add_argument("--doc", type=Path, help="table file (docs/benchmarks.md)")
     args = parser.parse_args()
     smoke = {
         **{"runs": 1, "words": 2_000, "folders": 50, "edits": 5, "deck_notes": 300},
-        **{"voice_timed": 2, "voice_turns": 2, "hold": 1},
+        **{"voice_timed": 2, "voice_turns": 2, "hold": 1, "drill_cards": 5},
     }
     full = {
         **{"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60, "deck_notes": 10_000},
-        **{"voice_timed": 30, "voice_turns": 100, "hold": 5},
+        **{"voice_timed": 30, "voice_turns": 100, "hold": 5, "drill_cards": 200},
     }
     for name, default in (smoke if args.smoke else full).items():
         if getattr(args, name) is None:
@@ -97,6 +98,7 @@ def _meta(args: argparse.Namespace, queries: int) -> dict[str, Any]:
             "edits": args.edits,
             "deck_notes": args.deck_notes,
             "voice_turns": args.voice_turns,
+            "drill_cards": args.drill_cards,
         },
     }
 
@@ -126,6 +128,7 @@ def main() -> None:
             hold_s=args.hold,
             log=_log,
         )
+        figures += drill.measure(playwright, base_url, cards=args.drill_cards, log=_log)
     print(write(figures, _meta(args, len(large.queries)), args.json, args.doc))
     _log(f"done in {time.monotonic() - started:.0f} s; wrote {args.json} and {args.doc}")
     if not_produced := missing(figures):

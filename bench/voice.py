@@ -47,7 +47,7 @@ TURN_DONE = """() => __benchVoice.spoken.length > 0 && !__speech.listening
   && !document.querySelector('#assistant .ai-turn[data-status="running"]')"""
 
 
-def _first_after(times: Sequence[float], moment: float, what: str) -> float:
+def first_after(times: Sequence[float], moment: float, what: str) -> float:
     later = [t for t in times if t >= moment]
     if not later:
         raise ValueError(f"bench: no {what}")
@@ -60,9 +60,9 @@ def turn_latencies(turn: dict[str, list[float]]) -> tuple[float, float]:
     if not turn["finals"]:
         raise ValueError("bench: no final transcript in the turn")
     final = turn["finals"][0]
-    request = _first_after(turn["requests"], final, "chat request after the final transcript")
-    sentence = _first_after(turn["sentences"], request, "streamed sentence after the request")
-    spoken = _first_after(turn["spoken"], sentence, "speech after the first streamed sentence")
+    request = first_after(turn["requests"], final, "chat request after the final transcript")
+    sentence = first_after(turn["sentences"], request, "streamed sentence after the request")
+    spoken = first_after(turn["spoken"], sentence, "speech after the first streamed sentence")
     return request - final, spoken - sentence
 
 
@@ -92,11 +92,12 @@ def _turn(page: Page) -> dict[str, list[float]]:
 
 
 # What the page keeps that is not the app's: the speech doubles' records of every recogniser
-# and utterance, and the browser's performance timeline (resource timings are capped by the
-# browser, the app's spans and marks by the app itself: app/browser/dom.py SPANS_KEPT).
+# (but the last, which may still be listening) and utterance, and the browser's performance
+# timeline (resource timings are capped by the browser, the app's spans and marks by the app
+# itself: app/browser/dom.py SPANS_KEPT).
 FORGET = """() => {
   window.__spoken.length = 0;
-  window.__speech.instances.splice(0);
+  window.__speech.instances.splice(0, window.__speech.instances.length - 1);
   performance.clearMeasures();
   performance.clearMarks();
   performance.clearResourceTimings();
@@ -104,10 +105,15 @@ FORGET = """() => {
 
 
 def _checkpoint(page: Page, heap: Heap) -> dict[str, float]:
-    """After a new conversation (the panel drops the old one's turns, the store keeps them)
-    and garbage collection in Python and in V8: the JS heap and the live proxies, after the
-    page forgets what is not the app's (`FORGET`)."""
+    """After a new conversation (the panel drops the old one's turns, the store keeps them):
+    the memory left (`memory`)."""
     page.get_by_role("button", name="New conversation").click()
+    return memory(page, heap)
+
+
+def memory(page: Page, heap: Heap) -> dict[str, float]:
+    """Once saved, and after garbage collection in Python and in V8: the JS heap in KB and the
+    live proxies, after the page forgets what is not the app's (`FORGET`)."""
     page.wait_for_function("document.querySelector('#save-status').dataset.state !== 'saving'")
     page.evaluate(FORGET)
     counts = dict(page.evaluate("__benchVoice.proxies()"))

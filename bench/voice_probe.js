@@ -1,6 +1,7 @@
-// Voice timings for `make bench` (bench/voice.py), an init script added after the e2e suite's
-// recogniser and speech synthesis doubles (e2e/recognition_double.js, synthesis_double.js).
-// It records, with performance.now(), when the double fires the final result, when the page
+// Voice timings for `make bench` (bench/voice.py, bench/drill.py), an init script added after
+// the e2e suite's recogniser and speech synthesis doubles (e2e/recognition_double.js,
+// synthesis_double.js). It records, with performance.now(), when the double fires the final
+// result (after a push-to-talk release, or when `say` delivers one), when the page
 // starts the chat request (window.fetch), and when the page hands an utterance to
 // speechSynthesis.speak; the app's own "lexical:voice-sentence" marks say when a streamed
 // sentence was queued for speech. It also keeps the Pyodide API PyScript started, for counting
@@ -24,6 +25,13 @@
       return stop.call(this);
     };
   }
+
+  // The double delivers `text` as the final result now, as a recogniser that heard it (the
+  // time is taken just before its events: speech start, then the result).
+  voice.say = (text) => {
+    voice.finals.push(performance.now());
+    window.__speech.say(text);
+  };
 
   const fetch = window.fetch;
   window.fetch = function (resource, options) {

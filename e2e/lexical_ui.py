@@ -7,6 +7,8 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
+from app.ui.counting import counted
+
 SAVED = re.compile(r"^Saved$")
 FOLDER_HASH = re.compile(r"#/folder/(\d+)$")
 
@@ -223,10 +225,16 @@ SPANISH_WORDS = (
 def spanish_folder(page: Page) -> None:
     """A folder "Spanish" with six words (perro, gato, casa, libro, agua, sol), bulk-added."""
     create_folder(page, "Spanish", emoji="🇪🇸")
+    bulk_add(page, SPANISH_WORDS, 6)
+
+
+def bulk_add(page: Page, lines: str, count: int) -> None:
+    """Paste `lines` ("term - meaning; meaning", one word a line) into the open folder's Bulk
+    paste dialog and add the `count` words they make, until saved."""
     focus_outside_fields(page)
     page.keyboard.press("b")
     box = dialog(page)
-    box.get_by_label("Lines to add").fill(SPANISH_WORDS)
-    box.get_by_role("button", name="Add 6 words").click()
+    box.get_by_label("Lines to add").fill(lines)
+    box.get_by_role("button", name=f"Add {counted(count, 'word')}").click()
     expect(box).to_be_hidden()
     wait_saved(page)
