@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from app.study.model import StudyCard
 from app.study.summary import Summary
-from app.ui.counting import counted, listed
+from app.ui.counting import counted
 
 # The screen's sentence, so the spoken summary and the shown one agree.
-from app.ui.study_summary_view import next_due
+from app.ui.study_summary_view import last_time, named, next_due
 
 Part = tuple[str, str]  # text, BCP 47 language tag
 Lines = tuple[Part, ...]
@@ -46,21 +46,19 @@ def did_you_say(answer: str, answer_lang: str, lang: str) -> Lines:
 
 
 def summary(done: Summary, lang: str) -> Lines:
-    """How many, how well, the words missed and when the next reviews are due."""
+    """How many, how well, the words missed, how the last session of the same scope went and
+    when the next reviews are due."""
     if done.cards == 0:
         return said(f"There was nothing to study. {next_due(done)}", lang)
     right = f"{done.correct:,} right ({done.correct / done.cards:.0%})"
     parts = [f"You studied {counted(done.cards, 'card')} and got {right}.", _missed(done.missed)]
+    if done.previous is not None:
+        parts.append(last_time(done.previous))
     return said(" ".join([*parts, next_due(done)]), lang)
 
 
 def _missed(missed: Sequence[str]) -> str:
-    if not missed:
-        return "You missed none."
-    named = list(missed[:MISSED_SAID])
-    if len(missed) > MISSED_SAID:
-        named.append(counted(len(missed) - MISSED_SAID, "more word"))
-    return f"You missed {listed(named)}."
+    return f"You missed {named(missed, MISSED_SAID)}."
 
 
 def explain_request(card: StudyCard) -> str:

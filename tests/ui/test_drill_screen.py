@@ -4,6 +4,7 @@ chosen, and the screen follows the drill in large type."""
 
 from __future__ import annotations
 
+from app.domain import FolderId
 from app.drill.commands import Command
 from app.drill.machine import Begin, Button, Heard, SpeechDone
 from app.store import Store
@@ -23,10 +24,14 @@ def by_id(node: El, element_id: str) -> El:
 
 def hands_free() -> tuple[Controller, Clock]:
     ui, folder, clock = setup()
+    study_hands_free(ui, folder)
+    return ui, clock
+
+
+def study_hands_free(ui: Controller, folder: FolderId) -> None:
     update = ui.dispatch("study", str(folder), {"value": "hands-free"})
     assert update.error is None
     go(ui, update.navigate)
-    return ui, clock
 
 
 def test_the_folder_offers_hands_free_study_and_the_picker_offers_the_mode() -> None:
@@ -122,3 +127,26 @@ def test_a_finished_drill_shows_the_summary_and_what_was_said() -> None:
     said = text_content(by_id(main, "drill-said"))
     assert said.startswith("You studied 1 card and got 1 right (100%).")
     assert not find_all(main, lambda el: el.attrs.get("id") == "drill-start")
+
+
+def test_the_finished_drill_tells_how_the_last_session_of_the_folder_went() -> None:
+    ui, folder, clock = setup()
+    study_hands_free(ui, folder)
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    drill.handle(Button(Command.AGAIN, 1.0))  # perro missed
+    drill.handle(Button(Command.STOP, 2.0))
+    assert "Last time" not in text_content(ui.render_main())  # the first session
+    ui.dispatch("study-end")
+    clock.advance(days=1)
+    study_hands_free(ui, folder)
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    drill.handle(Button(Command.GOOD, 1.0))
+    drill.handle(Button(Command.STOP, 2.0))
+    main = ui.render_main()
+    last = "Last time (23 November 2026) you got 0 of 1 right and missed perro."
+    assert text_content(by_id(main, "summary-last")) == last
+    assert last in text_content(by_id(main, "drill-said"))
