@@ -5,9 +5,10 @@ the first session's notice) begins it; `Say` effects are queued on the page's sp
 drill's rate and each reports `SpeechDone` once said (or failed: the failure is shown too);
 `Listen` starts one recognition session where app/voice/ladder.py says it may run, whose final
 result becomes `Heard` (all its alternatives), its interim words `Interim` and its errors
-`ListenFailed`; a `Tick` every quarter second keeps the drill's clocks; `Explain` asks the
-Scholar through the assistant. Leaving the study screen, Escape or closing the tab pauses the
-drill (its decided grade written) and silences it; the Resume button picks it up again.
+`ListenFailed`; a `Tick` every quarter second keeps the drill's clocks; `Explain` (and, after
+the summary, `Remind` for mnemonics of the missed words) asks the Scholar through the
+assistant. Leaving the study screen, Escape or closing the tab pauses the drill (its decided
+grade written) and silences it; the Resume button picks it up again.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from app.browser.dom import by_id, found
 from app.browser.recognition import Session, availability, now, supported
 from app.domain import LexicalError
 from app.drill.commands import Command
-from app.drill.lines import explain_request
+from app.drill.lines import explain_request, mnemonics_request
 from app.drill.machine import (
     Begin,
     Button,
@@ -39,6 +40,7 @@ from app.drill.machine import (
     Interim,
     Listen,
     ListenFailed,
+    Remind,
     Say,
     SpeechDone,
     StopListening,
@@ -56,7 +58,6 @@ from app.voice.problems import problem
 if TYPE_CHECKING:
     from app.browser.app import Page
     from app.drill.machine import Drill
-    from app.study.model import StudyCard
 
 TICK_MS = 250
 PREFS_KEY = "lexical-hands-free"  # {"noticed": bool, "awake": bool}
@@ -166,8 +167,8 @@ class DrillGlue:
         before = drill.view()
         for effect in drill.handle(event):
             self._perform(effect)
-        if drill.state.phase == "finished":
-            self._halt(silence=False)  # the summary is still to be said
+        if drill.over:
+            self._halt(silence=False)  # the summary (or the mnemonics) is still to be said
         if drill.view() != before:
             self.page.apply(Update(main=True, counts=isinstance(event, Button)))
 
@@ -184,7 +185,9 @@ class DrillGlue:
             case StopListening():
                 self._stop_listening()
             case Explain(card=card):
-                self._explaining = asyncio.ensure_future(self._explain(card))
+                self._explaining = asyncio.ensure_future(self._explain(explain_request(card)))
+            case Remind(terms=terms):
+                self._explaining = asyncio.ensure_future(self._explain(mnemonics_request(terms)))
             case _:  # Finished: the redraw shows the summary
                 pass
 
@@ -239,13 +242,13 @@ class DrillGlue:
             self._recognition = None
             self._later(ListenFailed(problem(event.code, event.detail), event.at))
 
-    async def _explain(self, card: StudyCard) -> None:
+    async def _explain(self, request: str) -> None:
         assistant = self.page.assistant
         if assistant is None:
             self.feed(ExplainFailed(NO_EXPLAINER, now()))
             return
         try:
-            text = await assistant.controller.explain(explain_request(card))
+            text = await assistant.controller.explain(request)
         except LexicalError as error:  # no provider, offline, a failed request: said why
             self.feed(ExplainFailed(error.message, now()))
             return

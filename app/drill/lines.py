@@ -18,7 +18,8 @@ from app.ui.study_summary_view import last_time, named, next_due
 Part = tuple[str, str]  # text, BCP 47 language tag
 Lines = tuple[Part, ...]
 
-MISSED_SAID = 10  # missed words read out; the rest are counted
+MISSED_SAID = 10  # missed words read out (and sent for mnemonics); the rest are counted
+MNEMONICS_WORDS = 100  # of the Scholar's mnemonics said aloud; the screen shows them all
 
 RIGHT = "Right."
 NUDGE = "Say repeat, or I don't know."
@@ -31,6 +32,7 @@ UNDONE = "Undone."
 NOTHING_TO_UNDO = "There is nothing to undo yet."
 ASKING_SCHOLAR = "Asking the Scholar…"
 NO_EXPLANATION = "The Scholar had no explanation this time."
+OFFER_MNEMONICS = "Say “help me remember” for a mnemonic of each word you missed."
 
 
 def said(text: str, lang: str) -> Lines:
@@ -67,4 +69,13 @@ def explain_request(card: StudyCard) -> str:
     return (
         f"In two or three short sentences for the ear, explain the word “{card.term}” "
         f"({meanings}) and give one short example. No lists, no headings."
+    )
+
+
+def mnemonics_request(missed: Sequence[str]) -> str:
+    """What the Scholar is asked for "help me remember" after the summary."""
+    words = ", ".join(f"“{term}”" for term in missed[:MISSED_SAID])
+    return (
+        f"I just missed these words in a spoken drill: {words}. For each one, give one short "
+        "mnemonic in a single sentence for the ear. No lists, no headings."
     )
