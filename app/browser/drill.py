@@ -23,7 +23,7 @@ import js
 from pyodide.ffi import JsException, create_proxy
 
 from app.browser import local_storage
-from app.browser.dom import by_id, found
+from app.browser.dom import found
 from app.browser.recognition import Session, availability, now, supported
 from app.domain import LexicalError
 from app.drill.commands import Command
@@ -47,10 +47,11 @@ from app.drill.machine import (
     StopSpeaking,
     Tick,
 )
+from app.drill.where import Listening, hands_free
 from app.speech.outcome import SpeechError
 from app.ui.study_dialogs import drill_notice
 from app.ui.update import Update
-from app.voice.ladder import Means, OnDevice, Rung, choose
+from app.voice.ladder import OnDevice
 from app.voice.listening import Event as Recognised
 from app.voice.listening import RecognitionError, Result
 from app.voice.problems import problem
@@ -86,7 +87,6 @@ class DrillGlue:
         self._tick = create_proxy(lambda: self.feed(Tick(now())))
         self._wake: Any = None
         self._on_device: dict[str, OnDevice] = {}
-        self._where = ""
         page.commands["drill-begin"] = lambda _item, _data: self.begin()
         page.commands["drill-accept"] = lambda _item, data: self._accept(data or {})
         page.commands["drill"] = lambda _item, data: self.button((data or {}).get("value", ""))
@@ -96,6 +96,8 @@ class DrillGlue:
         listen(js.document, "keydown", self._on_keydown)
         listen(js.document, "visibilitychange", lambda _event: self._visible())
         listen(js.window, "pagehide", lambda _event: self.set_aside())
+        for change in ("online", "offline"):
+            listen(js.window, change, lambda _event: self.drawn())
 
     # --- starting -----------------------------------------------------------------------------
 
@@ -106,19 +108,17 @@ class DrillGlue:
         drill = study.drill
         if drill is None or drill.state.phase != "ready":
             return
-        rung = self._rung(self._lang)
-        if rung.path not in ("on-device", "browser-service"):
-            # Hands-free needs the browser's recogniser, as conversation mode does.
-            self.page.show_toast(f"{rung.sentence} Choose another study mode to go on.")
+        listening = self._listening(self._lang)
+        if not listening.can:  # the screen says why, and offers the other modes
+            self._show(listening)
             return
         prefs = _prefs()
         if not prefs["noticed"]:
             notice = drill_notice(
-                awake=prefs["awake"], wake_supported=self._wake_supported, where=rung.sentence
+                awake=prefs["awake"], wake_supported=self._wake_supported, where=listening.sentence
             )
             self.page.apply(Update(dialog=notice, focus="#drill-accept"))
             return
-        self._where = rung.sentence
         self._drill = drill
         self._keep_awake()
         self._ticker = js.setInterval(self._tick, TICK_MS)
@@ -133,22 +133,26 @@ class DrillGlue:
     def _lang(self) -> str:
         return self.page.speech.voice.settings.speech_lang
 
-    def _rung(self, lang: str) -> Rung:
+    def _listening(self, lang: str) -> Listening:
         if lang not in self._on_device:
             self._on_device[lang] = "unavailable"
             self.page.spawn(self._check_on_device(lang))  # from the next Listen on
-        return choose(
-            Means(
-                recognition=supported(),
-                on_device=self._on_device[lang],
-                on_device_only=self.page.speech.voice.settings.on_device_only,
-                provider=None,  # hands-free listens all the time: the browser's recogniser only
-                online=bool(js.navigator.onLine),
-            )
+        return hands_free(
+            recognition=supported(),
+            on_device=self._on_device[lang],
+            on_device_only=self.page.speech.voice.settings.on_device_only,
+            online=bool(js.navigator.onLine),
         )
 
     async def _check_on_device(self, lang: str) -> None:
         self._on_device[lang] = await availability(lang)
+        self.drawn()  # the screen may say otherwise now
+
+    def _show(self, listening: Listening) -> None:
+        study = self.page.controller.study
+        if study.drill_listening != listening:
+            study.drill_listening = listening
+            self.page.apply(Update(main=True))
 
     # --- the drill ----------------------------------------------------------------------------
 
@@ -208,14 +212,14 @@ class DrillGlue:
 
     def _listen(self, lang: str, phrases: tuple[str, ...]) -> None:
         self._stop_listening()
-        rung = self._rung(lang)
-        if rung.path not in ("on-device", "browser-service"):
-            self._later(ListenFailed(problem("unsupported", rung.sentence), now()))
+        listening = self._listening(lang)
+        if not listening.can:
+            self._later(ListenFailed(problem("unsupported", listening.sentence), now()))
             return
         self._listened += 1
         current = self._listened
         self._recognition = Session(lambda event: self._heard(current, event))
-        self._recognition.start(lang, local=rung.path == "on-device", phrases=phrases)
+        self._recognition.start(lang, local=listening.path == "on-device", phrases=phrases)
 
     def _stop_listening(self) -> None:
         self._listened += 1  # what the old session still sends is not for the drill
@@ -257,15 +261,14 @@ class DrillGlue:
     # --- stopping -----------------------------------------------------------------------------
 
     def drawn(self) -> None:
-        """The page was drawn again: set the drill aside when its screen went away, and show
-        where recognition runs on it."""
+        """The page was drawn again (or went on- or offline): set the drill aside when its
+        screen went away, and have the screen say how it can listen."""
         study = self.page.controller.study
         on_screen = self.page.controller.state.route.view == "study"
         if self._drill is not None and (not on_screen or study.drill is not self._drill):
             self.set_aside()
-        where = by_id("drill-where")
-        if found(where):
-            where.textContent = self._where
+        if on_screen and study.drill is not None:
+            self._show(self._listening(self._lang))
 
     def set_aside(self) -> None:
         """Pause the drill (writing its decided grade) and silence it; Resume goes on."""

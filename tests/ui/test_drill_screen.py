@@ -7,11 +7,14 @@ from __future__ import annotations
 from app.domain import FolderId
 from app.drill.commands import Command
 from app.drill.machine import Begin, Button, Heard, SpeechDone
+from app.drill.where import CANNOT_OFFLINE, CANNOT_UNSUPPORTED, OFFLINE
+from app.drill.where import hands_free as hands_free_where
 from app.store import Store
 from app.store.db import Database
 from app.ui.controller import Controller
 from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
+from app.voice.ladder import ON_DEVICE
 from tests.study.helpers import Clock
 from tests.ui.test_study_actions import by_action, go, setup
 
@@ -150,3 +153,47 @@ def test_the_finished_drill_tells_how_the_last_session_of_the_folder_went() -> N
     last = "Last time (23 November 2026) you got 0 of 1 right and missed perro."
     assert text_content(by_id(main, "summary-last")) == last
     assert last in text_content(by_id(main, "drill-said"))
+
+
+def test_without_recognition_the_screen_says_why_and_offers_the_other_modes() -> None:
+    ui, _ = hands_free()
+    ui.study.drill_listening = hands_free_where(
+        recognition=False, on_device="unsupported", on_device_only=False, online=True
+    )
+    main = ui.render_main()
+    assert text_content(by_id(main, "drill-cannot")) == CANNOT_UNSUPPORTED
+    assert not find_all(main, lambda el: el.attrs.get("id") == "drill-start")
+    offered = find_all(by_id(main, "drill-modes"), lambda el: el.tag == "button")
+    assert [(text_content(b), b.attrs["data-action"], b.attrs["data-value"]) for b in offered] == [
+        ("Switch to Listening", "study-mode", "listening"),
+        ("Switch to Speaking", "study-mode", "speaking"),
+        ("Switch to Typing", "study-mode", "typing"),
+    ]
+    ui.dispatch("study-mode", None, {"value": "typing"})
+    assert by_id(ui.render_main(), "study-typed")
+
+
+def test_offline_on_this_device_the_screen_says_what_needs_the_network() -> None:
+    ui, _ = hands_free()
+    ui.study.drill_listening = hands_free_where(
+        recognition=True, on_device="available", on_device_only=False, online=False
+    )
+    main = ui.render_main()
+    assert text_content(by_id(main, "drill-where")) == ON_DEVICE
+    assert text_content(by_id(main, "drill-offline")) == OFFLINE
+    assert by_id(main, "drill-start")
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    assert text_content(by_id(ui.render_main(), "drill-offline")) == OFFLINE
+
+
+def test_a_running_drill_that_can_no_longer_listen_says_why() -> None:
+    ui, _ = hands_free()
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    ui.study.drill_listening = hands_free_where(
+        recognition=True, on_device="unavailable", on_device_only=False, online=False
+    )
+    assert text_content(by_id(ui.render_main(), "drill-where")) == CANNOT_OFFLINE
