@@ -275,10 +275,15 @@ class DrillGlue:
         drill = self._drill
         if drill is None:
             return
+        if drill.state.phase == "finished":  # only mnemonics were still offered: no more
+            self._halt()
+            return
         drill.handle(Button(Command.PAUSE, now()))  # what it would say is not said
         self._halt()
-        self.page.controller.study.set_drill_aside()
-        if self.page.controller.state.route.view == "study":
+        study = self.page.controller.study
+        study.set_drill_aside()
+        # Still on its screen (Escape, a hidden tab): show Resume. An ended session is not drawn.
+        if self.page.controller.state.route.view == "study" and study.session is not None:
             self.page.apply(Update(main=True, counts=True))
 
     def _halt(self, *, silence: bool = True) -> None:

@@ -133,7 +133,10 @@ class Page:
     def apply(self, update: Update) -> None:
         if update.dialog is not None:
             self.dialogs.append(update.dialog)
-        if update.main:
+        if update.navigate is not None:
+            self.glue.drawn()  # as the page does: before the new place is drawn on hashchange
+            self.controller.navigate(Route.parse(update.navigate))
+        if update.main or update.navigate is not None:
             self.draw()
 
     def show_toast(self, text: str) -> None:
@@ -360,3 +363,28 @@ def test_offline_on_this_device_it_goes_on_and_says_what_needs_the_network(
     assert text("drill-offline") == OFFLINE
     run(page.glue.begin)
     assert listening().processLocally
+
+
+def test_ending_the_session_while_it_runs_pauses_it_without_drawing_a_closed_session(
+    interval: Interval,
+) -> None:
+    page = begun()
+    made = listening()
+    run(lambda: page.apply(page.controller.dispatch("study-end")))
+    assert made.aborted and not interval.running and page.speaker.texts == ["perro"]
+
+
+def test_leaving_the_summary_while_mnemonics_are_offered_silences_them(
+    interval: Interval,
+) -> None:
+    page = begun(Scholar(answer="unused"))
+    hear("cow")
+    hear("stop")
+    made = listening()  # for "help me remember"
+    cancels = page.speaker.cancels
+
+    def done() -> None:
+        page.apply(page.controller.dispatch("study-end"))
+
+    run(done)
+    assert made.aborted and page.speaker.cancels == cancels + 1 and not interval.running
