@@ -32,6 +32,7 @@ COMMANDS = (
     "Say: repeat, slower, skip, I don't know, what does it mean, again, hard, good, easy, "
     "undo, pause, resume, stop."
 )
+CANNOT_STATUS = "Hands-free cannot listen here."
 DRILL_ACTION = "drill"  # a button standing in for a spoken command, its command as the value
 OTHER_MODES: tuple[Mode, ...] = ("listening", "speaking", "typing")  # when it cannot listen
 
@@ -58,7 +59,11 @@ def render_drill(
     return h(
         "section",
         {"class": "drill", "aria-labelledby": "drill-prompt", "data-phase": view.phase},
-        h("p", {"class": "drill-status", "id": "drill-status", "role": "status"}, view.status),
+        h(
+            "p",
+            {"class": "drill-status", "id": "drill-status", "role": "status"},
+            CANNOT_STATUS if _blocked(view, listening) else view.status,
+        ),
         h("p", {"class": "drill-prompt", "id": "drill-prompt", "lang": prompt_lang}, view.prompt),
         _follow(view) if view.phase != "ready" else _start(resumed, listening),
         h("p", {"class": "drill-progress"}, _left(view)),
@@ -68,7 +73,9 @@ def render_drill(
             None if listening is None or _blocked(view, listening) else listening.sentence,
         ),
         _offline(listening),
-        h("p", {"class": "drill-commands meta-line"}, COMMANDS),
+        None
+        if _blocked(view, listening)
+        else h("p", {"class": "drill-commands meta-line"}, COMMANDS),
         None if view.phase == "ready" else _buttons(view),
     )
 
@@ -109,7 +116,7 @@ def _cannot(why: str) -> El:
         h(
             "div",
             {
-                "class": "form-actions",
+                "class": "drill-buttons",
                 "id": "drill-modes",
                 "role": "group",
                 "aria-labelledby": "drill-cannot",

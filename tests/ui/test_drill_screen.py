@@ -12,6 +12,7 @@ from app.drill.where import hands_free as hands_free_where
 from app.store import Store
 from app.store.db import Database
 from app.ui.controller import Controller
+from app.ui.drill_view import CANNOT_STATUS
 from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
 from app.voice.ladder import ON_DEVICE
@@ -162,6 +163,8 @@ def test_without_recognition_the_screen_says_why_and_offers_the_other_modes() ->
     )
     main = ui.render_main()
     assert text_content(by_id(main, "drill-cannot")) == CANNOT_UNSUPPORTED
+    assert text_content(by_id(main, "drill-status")) == CANNOT_STATUS
+    assert "Say: repeat" not in text_content(main)
     assert not find_all(main, lambda el: el.attrs.get("id") == "drill-start")
     offered = find_all(by_id(main, "drill-modes"), lambda el: el.tag == "button")
     assert [(text_content(b), b.attrs["data-action"], b.attrs["data-value"]) for b in offered] == [
