@@ -1,17 +1,20 @@
 """The hands-free drill in the real page, over the scripted recogniser and `speechSynthesis`
 doubles: after the one Start click, a whole session is driven by voice alone (right, wrong,
-a near miss confirmed, repeat, undo, stop), a reload resumes it at the same card, and the
-assistant starts it from "start studying Spanish"."""
+a near miss confirmed, repeat, undo, stop), a reload resumes it at the same card, the
+assistant starts it from "start studying Spanish", the next session's summary tells how the
+last one went, and a browser without recognition is offered the other modes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from e2e.accessibility import violations
-from e2e.conftest import reload, screenshot
-from e2e.lexical_ui import focus_outside_fields
+from e2e.conftest import open_app, reload, screenshot
+from e2e.lexical_ui import focus_outside_fields, spanish_folder
+from e2e.test_pronounce import SYNTHESIS_DOUBLE
+from e2e.test_voice_provider import NO_RECOGNITION
 
 HERE = Path(__file__).parent
 
@@ -117,3 +120,50 @@ def test_the_assistant_starts_it_from_words(voiced: Page) -> None:
     expect(app.get_by_role("heading", name="Studying Spanish")).to_be_visible()
     expect(app.get_by_role("button", name="Start")).to_be_visible()
     expect(box).to_have_value("")
+
+
+def test_the_next_session_tells_how_the_last_one_went(voiced: Page) -> None:
+    app = voiced
+    app.get_by_role("button", name="Hands-free").click()
+    app.get_by_role("button", name="Start").click()
+    app.get_by_role("dialog").get_by_role("button", name="Start").click()
+    voice = Voice(app)
+    voice.say("cow")  # wrong: perro is missed
+    voice.heard_said("The answer is dog.")
+    voice.say("stop")
+    expect(app.get_by_role("heading", name="Session complete")).to_be_visible()
+    expect(app.locator("#summary-last")).to_have_count(0)  # the first session of the folder
+    app.get_by_role("button", name="Done").click()
+
+    app.get_by_role("button", name="Hands-free").click()
+    app.get_by_role("button", name="Start").click()
+    voice = Voice(app)
+    voice.say("I don't know")
+    voice.say("stop")
+    last = app.locator("#summary-last")
+    expect(last).to_contain_text("Last time (")
+    expect(last).to_contain_text("you got 0 of 1 right and missed perro.")
+    app.wait_for_function("window.__spoken.some(u => u.text.includes('Last time ('))")
+    last.scroll_into_view_if_needed()
+    screenshot(app, "drill-last-time")
+
+
+def test_without_recognition_the_drill_offers_the_other_modes(
+    context: BrowserContext, base_url: str
+) -> None:
+    context.add_init_script(path=SYNTHESIS_DOUBLE)
+    context.add_init_script(NO_RECOGNITION)
+    app = open_app(context, base_url)
+    spanish_folder(app)
+    focus_outside_fields(app)
+    app.get_by_role("button", name="Hands-free").click()
+    expect(app.get_by_role("alert")).to_contain_text("this one has none")
+    expect(app.get_by_role("button", name="Start")).to_have_count(0)
+    modes = app.get_by_role("group", name="this one has none", exact=False)
+    expect(modes.get_by_role("button")).to_have_text(
+        ["Switch to Listening", "Switch to Speaking", "Switch to Typing"]
+    )
+    screenshot(app, "drill-no-recognition")
+    assert violations(app, "drill: no recognition") == []
+    modes.get_by_role("button", name="Switch to Typing").click()
+    expect(app.get_by_role("textbox", name="Your answer")).to_be_visible()

@@ -1,23 +1,28 @@
 """The context sent with every request: what the user is looking at, and a bounded tree summary.
 
 The open folder (name, path, counts), the selected word, what "it" refers to, the user's recent
-actions and an outline of the folder tree, deep as fits, never more than `MAX_CHARS` characters
-however large the collection. Collection text is quoted as JSON strings with `<` and `>` escaped
-inside a <collection_data> block, so no stored name can close the block or pose as a prompt.
+actions, the latest study session with the last few of the same scope (so the Scholar can say
+"last time you also missed …") and an outline of the folder tree, deep as fits, never more
+than `MAX_CHARS` characters however large the collection. Collection text is quoted as JSON
+strings with `<` and `>` escaped inside a <collection_data> block, so no stored name can close
+the block or pose as a prompt.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from app.domain import FolderId, LexicalError, WordId
 from app.store import Store
+from app.study.past import PastSession, previous_sessions, recorded, spoken_day
 from app.tools.outline import outline
 from app.tools.resolve import folder_path
 from app.tools.views import clip
 from app.tools.workspace import References, Workspace
 from app.ui.counting import counted
+from app.ui.study_summary_view import named
 
 MAX_CHARS = 6_000
 TREE_DEPTH = 3
@@ -26,6 +31,7 @@ RECENT_ACTIONS = 5
 SHOWN_MEANINGS = 5
 MEANING_CHARS = 200
 PATH_CHARS = 300
+TERM_CHARS = 40  # of each missed word named in the study sessions
 _OPEN, _CLOSE = "<collection_data>\n", "\n</collection_data>"
 
 
@@ -46,7 +52,7 @@ def quote(text: str) -> str:
 
 def build_context(store: Store, view: View, refs: References) -> str:
     ws = Workspace(store, refs, view.open_folder, view.selected_word, view.utc_offset_minutes)
-    lines = [*_looking_at(ws), *_recent(view)]
+    lines = [*_looking_at(ws), *_recent(view), *_studied(ws)]
     budget = MAX_CHARS - len(_OPEN + _CLOSE) - sum(len(line) + 1 for line in lines)
     lines += _tree(store, budget)
     return _OPEN + "\n".join(lines) + _CLOSE
@@ -97,6 +103,40 @@ def _named_last(ws: Workspace) -> list[str]:
 def _recent(view: View) -> list[str]:
     recent = [quote(clip(a, 120)) for a in view.recent_actions[-RECENT_ACTIONS:]]
     return [f"Recent actions (oldest first): {'; '.join(recent)}"] if recent else []
+
+
+def _studied(ws: Workspace) -> list[str]:
+    """The latest study session and the few before it over the same scope, so the Scholar can
+    say "last time you also missed …"."""
+    latest = ws.store.study.newest_session()
+    if latest is None:
+        return []
+    offset = ws.utc_offset_minutes
+    now = recorded(ws.store, latest.id, latest.started_at, offset)
+    scope = _scope(ws, latest.scope)
+    lines = [f"Latest study session (of {scope}, {spoken_day(now.day)}): {_went(now)}"]
+    earlier = previous_sessions(ws.store, latest.id, utc_offset_minutes=offset)
+    if earlier:
+        told = "; ".join(f"{spoken_day(p.day)} ({_went(p)})" for p in earlier)
+        lines.append(f"Earlier sessions of the same words, newest first: {told}")
+    return lines
+
+
+def _scope(ws: Workspace, scope: dict[str, Any]) -> str:
+    folder = scope.get("folder")
+    if scope.get("kind") == "folder" and isinstance(folder, int):
+        try:
+            return quote(_path(ws, FolderId(folder)))
+        except LexicalError:
+            return "a folder since deleted"
+    if scope.get("kind") == "words":
+        return quote(clip(str(scope.get("label", "chosen words")), PATH_CHARS))
+    return "every folder"
+
+
+def _went(past: PastSession) -> str:
+    missed = named([quote(clip(term, TERM_CHARS)) for term in past.missed])
+    return f"{past.correct:,} of {past.cards:,} right, missed {missed}"
 
 
 def _tree(store: Store, budget: int) -> list[str]:

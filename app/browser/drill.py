@@ -5,9 +5,10 @@ the first session's notice) begins it; `Say` effects are queued on the page's sp
 drill's rate and each reports `SpeechDone` once said (or failed: the failure is shown too);
 `Listen` starts one recognition session where app/voice/ladder.py says it may run, whose final
 result becomes `Heard` (all its alternatives), its interim words `Interim` and its errors
-`ListenFailed`; a `Tick` every quarter second keeps the drill's clocks; `Explain` asks the
-Scholar through the assistant. Leaving the study screen, Escape or closing the tab pauses the
-drill (its decided grade written) and silences it; the Resume button picks it up again.
+`ListenFailed`; a `Tick` every quarter second keeps the drill's clocks; `Explain` (and, after
+the summary, `Remind` for mnemonics of the missed words) asks the Scholar through the
+assistant. Leaving the study screen, Escape or closing the tab pauses the drill (its decided
+grade written) and silences it; the Resume button picks it up again.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ import js
 from pyodide.ffi import JsException, create_proxy
 
 from app.browser import local_storage
-from app.browser.dom import by_id, found
+from app.browser.dom import found
 from app.browser.recognition import Session, availability, now, supported
 from app.domain import LexicalError
 from app.drill.commands import Command
-from app.drill.lines import explain_request
+from app.drill.lines import explain_request, mnemonics_request
 from app.drill.machine import (
     Begin,
     Button,
@@ -39,16 +40,18 @@ from app.drill.machine import (
     Interim,
     Listen,
     ListenFailed,
+    Remind,
     Say,
     SpeechDone,
     StopListening,
     StopSpeaking,
     Tick,
 )
+from app.drill.where import Listening, hands_free
 from app.speech.outcome import SpeechError
 from app.ui.study_dialogs import drill_notice
 from app.ui.update import Update
-from app.voice.ladder import Means, OnDevice, Rung, choose
+from app.voice.ladder import OnDevice
 from app.voice.listening import Event as Recognised
 from app.voice.listening import RecognitionError, Result
 from app.voice.problems import problem
@@ -56,7 +59,6 @@ from app.voice.problems import problem
 if TYPE_CHECKING:
     from app.browser.app import Page
     from app.drill.machine import Drill
-    from app.study.model import StudyCard
 
 TICK_MS = 250
 PREFS_KEY = "lexical-hands-free"  # {"noticed": bool, "awake": bool}
@@ -85,7 +87,6 @@ class DrillGlue:
         self._tick = create_proxy(lambda: self.feed(Tick(now())))
         self._wake: Any = None
         self._on_device: dict[str, OnDevice] = {}
-        self._where = ""
         page.commands["drill-begin"] = lambda _item, _data: self.begin()
         page.commands["drill-accept"] = lambda _item, data: self._accept(data or {})
         page.commands["drill"] = lambda _item, data: self.button((data or {}).get("value", ""))
@@ -95,6 +96,8 @@ class DrillGlue:
         listen(js.document, "keydown", self._on_keydown)
         listen(js.document, "visibilitychange", lambda _event: self._visible())
         listen(js.window, "pagehide", lambda _event: self.set_aside())
+        for change in ("online", "offline"):
+            listen(js.window, change, lambda _event: self.drawn())
 
     # --- starting -----------------------------------------------------------------------------
 
@@ -105,19 +108,17 @@ class DrillGlue:
         drill = study.drill
         if drill is None or drill.state.phase != "ready":
             return
-        rung = self._rung(self._lang)
-        if rung.path not in ("on-device", "browser-service"):
-            # Hands-free needs the browser's recogniser, as conversation mode does.
-            self.page.show_toast(f"{rung.sentence} Choose another study mode to go on.")
+        listening = self._listening(self._lang)
+        if not listening.can:  # the screen says why, and offers the other modes
+            self._show(listening)
             return
         prefs = _prefs()
         if not prefs["noticed"]:
             notice = drill_notice(
-                awake=prefs["awake"], wake_supported=self._wake_supported, where=rung.sentence
+                awake=prefs["awake"], wake_supported=self._wake_supported, where=listening.sentence
             )
             self.page.apply(Update(dialog=notice, focus="#drill-accept"))
             return
-        self._where = rung.sentence
         self._drill = drill
         self._keep_awake()
         self._ticker = js.setInterval(self._tick, TICK_MS)
@@ -132,22 +133,26 @@ class DrillGlue:
     def _lang(self) -> str:
         return self.page.speech.voice.settings.speech_lang
 
-    def _rung(self, lang: str) -> Rung:
+    def _listening(self, lang: str) -> Listening:
         if lang not in self._on_device:
             self._on_device[lang] = "unavailable"
             self.page.spawn(self._check_on_device(lang))  # from the next Listen on
-        return choose(
-            Means(
-                recognition=supported(),
-                on_device=self._on_device[lang],
-                on_device_only=self.page.speech.voice.settings.on_device_only,
-                provider=None,  # hands-free listens all the time: the browser's recogniser only
-                online=bool(js.navigator.onLine),
-            )
+        return hands_free(
+            recognition=supported(),
+            on_device=self._on_device[lang],
+            on_device_only=self.page.speech.voice.settings.on_device_only,
+            online=bool(js.navigator.onLine),
         )
 
     async def _check_on_device(self, lang: str) -> None:
         self._on_device[lang] = await availability(lang)
+        self.drawn()  # the screen may say otherwise now
+
+    def _show(self, listening: Listening) -> None:
+        study = self.page.controller.study
+        if study.drill_listening != listening:
+            study.drill_listening = listening
+            self.page.apply(Update(main=True))
 
     # --- the drill ----------------------------------------------------------------------------
 
@@ -166,8 +171,8 @@ class DrillGlue:
         before = drill.view()
         for effect in drill.handle(event):
             self._perform(effect)
-        if drill.state.phase == "finished":
-            self._halt(silence=False)  # the summary is still to be said
+        if drill.over:
+            self._halt(silence=False)  # the summary (or the mnemonics) is still to be said
         if drill.view() != before:
             self.page.apply(Update(main=True, counts=isinstance(event, Button)))
 
@@ -184,7 +189,9 @@ class DrillGlue:
             case StopListening():
                 self._stop_listening()
             case Explain(card=card):
-                self._explaining = asyncio.ensure_future(self._explain(card))
+                self._explaining = asyncio.ensure_future(self._explain(explain_request(card)))
+            case Remind(terms=terms):
+                self._explaining = asyncio.ensure_future(self._explain(mnemonics_request(terms)))
             case _:  # Finished: the redraw shows the summary
                 pass
 
@@ -205,14 +212,14 @@ class DrillGlue:
 
     def _listen(self, lang: str, phrases: tuple[str, ...]) -> None:
         self._stop_listening()
-        rung = self._rung(lang)
-        if rung.path not in ("on-device", "browser-service"):
-            self._later(ListenFailed(problem("unsupported", rung.sentence), now()))
+        listening = self._listening(lang)
+        if not listening.can:
+            self._later(ListenFailed(problem("unsupported", listening.sentence), now()))
             return
         self._listened += 1
         current = self._listened
         self._recognition = Session(lambda event: self._heard(current, event))
-        self._recognition.start(lang, local=rung.path == "on-device", phrases=phrases)
+        self._recognition.start(lang, local=listening.path == "on-device", phrases=phrases)
 
     def _stop_listening(self) -> None:
         self._listened += 1  # what the old session still sends is not for the drill
@@ -239,13 +246,13 @@ class DrillGlue:
             self._recognition = None
             self._later(ListenFailed(problem(event.code, event.detail), event.at))
 
-    async def _explain(self, card: StudyCard) -> None:
+    async def _explain(self, request: str) -> None:
         assistant = self.page.assistant
         if assistant is None:
             self.feed(ExplainFailed(NO_EXPLAINER, now()))
             return
         try:
-            text = await assistant.controller.explain(explain_request(card))
+            text = await assistant.controller.explain(request)
         except LexicalError as error:  # no provider, offline, a failed request: said why
             self.feed(ExplainFailed(error.message, now()))
             return
@@ -254,25 +261,29 @@ class DrillGlue:
     # --- stopping -----------------------------------------------------------------------------
 
     def drawn(self) -> None:
-        """The page was drawn again: set the drill aside when its screen went away, and show
-        where recognition runs on it."""
+        """The page was drawn again (or went on- or offline): set the drill aside when its
+        screen went away, and have the screen say how it can listen."""
         study = self.page.controller.study
         on_screen = self.page.controller.state.route.view == "study"
         if self._drill is not None and (not on_screen or study.drill is not self._drill):
             self.set_aside()
-        where = by_id("drill-where")
-        if found(where):
-            where.textContent = self._where
+        if on_screen and study.drill is not None:
+            self._show(self._listening(self._lang))
 
     def set_aside(self) -> None:
         """Pause the drill (writing its decided grade) and silence it; Resume goes on."""
         drill = self._drill
         if drill is None:
             return
+        if drill.state.phase == "finished":  # only mnemonics were still offered: no more
+            self._halt()
+            return
         drill.handle(Button(Command.PAUSE, now()))  # what it would say is not said
         self._halt()
-        self.page.controller.study.set_drill_aside()
-        if self.page.controller.state.route.view == "study":
+        study = self.page.controller.study
+        study.set_drill_aside()
+        # Still on its screen (Escape, a hidden tab): show Resume. An ended session is not drawn.
+        if self.page.controller.state.route.view == "study" and study.session is not None:
             self.page.apply(Update(main=True, counts=True))
 
     def _halt(self, *, silence: bool = True) -> None:

@@ -34,6 +34,7 @@ class Command(StrEnum):
     HARD = "hard"
     GOOD = "good"
     EASY = "easy"
+    MNEMONICS = "mnemonics"  # after the summary: mnemonics for the missed words
 
     @property
     def rating(self) -> Rating | None:
@@ -91,6 +92,14 @@ GRAMMARS: Mapping[str, Grammar] = {
             Command.HARD: ("hard",),
             Command.GOOD: ("good",),
             Command.EASY: ("easy",),
+            Command.MNEMONICS: (
+                *("help me remember", "give me mnemonics", "mnemonics", "give me a mnemonic"),
+                *(
+                    "explain the ones i missed",
+                    "explain the words i missed",
+                    "help me remember them",
+                ),
+            ),
         },
         fillers=("please", "um", "uh", "er", "erm", "hmm", "so"),
     ),

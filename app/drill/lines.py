@@ -10,15 +10,16 @@ from collections.abc import Sequence
 
 from app.study.model import StudyCard
 from app.study.summary import Summary
-from app.ui.counting import counted, listed
+from app.ui.counting import counted
 
 # The screen's sentence, so the spoken summary and the shown one agree.
-from app.ui.study_summary_view import next_due
+from app.ui.study_summary_view import last_time, named, next_due
 
 Part = tuple[str, str]  # text, BCP 47 language tag
 Lines = tuple[Part, ...]
 
-MISSED_SAID = 10  # missed words read out; the rest are counted
+MISSED_SAID = 10  # missed words read out (and sent for mnemonics); the rest are counted
+MNEMONICS_WORDS = 100  # of the Scholar's mnemonics said aloud; the screen shows them all
 
 RIGHT = "Right."
 NUDGE = "Say repeat, or I don't know."
@@ -31,6 +32,7 @@ UNDONE = "Undone."
 NOTHING_TO_UNDO = "There is nothing to undo yet."
 ASKING_SCHOLAR = "Asking the Scholar…"
 NO_EXPLANATION = "The Scholar had no explanation this time."
+OFFER_MNEMONICS = "Say “help me remember” for a mnemonic of each word you missed."
 
 
 def said(text: str, lang: str) -> Lines:
@@ -46,21 +48,19 @@ def did_you_say(answer: str, answer_lang: str, lang: str) -> Lines:
 
 
 def summary(done: Summary, lang: str) -> Lines:
-    """How many, how well, the words missed and when the next reviews are due."""
+    """How many, how well, the words missed, how the last session of the same scope went and
+    when the next reviews are due."""
     if done.cards == 0:
         return said(f"There was nothing to study. {next_due(done)}", lang)
     right = f"{done.correct:,} right ({done.correct / done.cards:.0%})"
     parts = [f"You studied {counted(done.cards, 'card')} and got {right}.", _missed(done.missed)]
+    if done.previous is not None:
+        parts.append(last_time(done.previous))
     return said(" ".join([*parts, next_due(done)]), lang)
 
 
 def _missed(missed: Sequence[str]) -> str:
-    if not missed:
-        return "You missed none."
-    named = list(missed[:MISSED_SAID])
-    if len(missed) > MISSED_SAID:
-        named.append(counted(len(missed) - MISSED_SAID, "more word"))
-    return f"You missed {listed(named)}."
+    return f"You missed {named(missed, MISSED_SAID)}."
 
 
 def explain_request(card: StudyCard) -> str:
@@ -69,4 +69,13 @@ def explain_request(card: StudyCard) -> str:
     return (
         f"In two or three short sentences for the ear, explain the word “{card.term}” "
         f"({meanings}) and give one short example. No lists, no headings."
+    )
+
+
+def mnemonics_request(missed: Sequence[str]) -> str:
+    """What the Scholar is asked for "help me remember" after the summary."""
+    words = ", ".join(f"“{term}”" for term in missed[:MISSED_SAID])
+    return (
+        f"I just missed these words in a spoken drill: {words}. For each one, give one short "
+        "mnemonic in a single sentence for the ear. No lists, no headings."
     )

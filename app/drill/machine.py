@@ -32,6 +32,9 @@ from app.voice.problems import Problem
 from app.voice.reply import Confirmed, interpret
 from app.voice.speakable import speak
 
+# Once finished, with words missed: the summary is being said, then "help me remember" is
+# listened for, then the Scholar is asked; "" once nothing more is awaited.
+Offer = Literal["", "saying", "listening", "asking"]
 Phase = Literal[
     "ready",  # before Begin
     "saying",  # the app speaks; `then` is where it goes when done
@@ -47,6 +50,7 @@ LISTENING: frozenset[Phase] = frozenset({"answering", "confirming", "feedback", 
 RATE_STEP = 0.8  # each "slower" multiplies the speaking rate by this
 RATE_MIN = 0.5
 EXPLANATION_WORDS = 60  # of the Scholar's answer said aloud; the drill goes on after them
+OFFER_SECONDS = 10.0  # listened for "help me remember" after the summary is said
 QUIET_PROBLEMS = frozenset({"no-speech", "aborted"})  # listening again is the answer to these
 
 
@@ -160,11 +164,18 @@ class Explain:
 
 
 @dataclass(frozen=True, slots=True)
+class Remind:
+    """After the summary: ask the Scholar for short mnemonics of these missed words."""
+
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Finished:
     summary: Summary
 
 
-Effect: TypeAlias = Say | Listen | StopListening | StopSpeaking | Explain | Finished
+Effect: TypeAlias = Say | Listen | StopListening | StopSpeaking | Explain | Remind | Finished
 Effects: TypeAlias = tuple[Effect, ...]
 
 
@@ -188,6 +199,8 @@ class DrillState:
     graded: Rating | None = None  # the last grade written
     question: Lines = ()  # the prompt, question or feedback that "repeat" says again
     after_explaining: Lines = ()  # said after the explanation (the answer, when not yet said)
+    offer: Offer = ""
+    offer_until: float | None = None  # when listening for "help me remember" ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,13 +226,18 @@ class Drill:
         self.lang = lang
         self.state = DrillState()
 
+    @property
+    def over(self) -> bool:
+        """Finished, and not offering or giving mnemonics for the missed words any more."""
+        return self.state.phase == "finished" and not self.state.offer
+
     # --- events -------------------------------------------------------------------------------
 
     def handle(self, event: Event) -> Effects:
         """The effects of `event`, in order; the drill's state moves on."""
         state = self.state
         if state.phase == "finished":
-            return ()
+            return self._afterwards(event)
         match event:
             case Begin(at=at):
                 return self._ask(at) if state.phase == "ready" else ()
@@ -376,7 +394,7 @@ class Drill:
                 return self._repeat(at, decided)
             case Command.DONT_KNOW:
                 return self._feedback(self._reveal(self._card()), Rating.AGAIN)
-            case Command.EXPLAIN:
+            case Command.EXPLAIN | Command.MNEMONICS:
                 return () if phase == "explaining" else self._explain(decided)
             case Command.STOP:
                 self._write()
@@ -470,9 +488,61 @@ class Drill:
 
     def _finish(self, before: Lines = ()) -> Effects:
         summary = self.session.finish()
-        spoken = self._say(before + lines.summary(summary, self.lang), "finished")
-        self.state = replace(self.state, phase="finished")  # nothing is awaited, not even its end
+        offer = lines.said(lines.OFFER_MNEMONICS, self.lang) if summary.missed else ()
+        spoken = self._say(before + lines.summary(summary, self.lang) + offer, "finished")
+        # Nothing is awaited, not even the summary's end, unless mnemonics are offered.
+        self.state = replace(self.state, phase="finished", offer="saying" if offer else "")
         return (*spoken, Finished(summary))
+
+    # --- after the summary --------------------------------------------------------------------
+
+    def _afterwards(self, event: Event) -> Effects:
+        """Once finished: listen a while for "help me remember", ask the Scholar, say it."""
+        state = self.state
+        match event:
+            case SpeechDone(said=said, at=at) if state.offer == "saying" and said == state.said:
+                self.state = replace(state, offer="listening", offer_until=at + OFFER_SECONDS)
+                return self._listen_afterwards()
+            case Heard(alternatives=alternatives) if state.offer == "listening":
+                self.state = replace(state, listening=False, heard=alternatives[0])
+                asked = parse(alternatives, self.lang) if alternatives else None
+                if asked in (Command.MNEMONICS, Command.EXPLAIN):
+                    return self._remind()
+                return self._end_offer() if asked is not None else self._listen_afterwards()
+            case ListenFailed(problem=found) if state.offer == "listening":
+                self.state = replace(state, listening=False)
+                if found.code in QUIET_PROBLEMS or found.fallback:
+                    return self._listen_afterwards()
+                return self._end_offer()
+            case Tick(at=at) if state.offer == "listening" and at >= (state.offer_until or at):
+                return self._end_offer()
+            case Button(command=command) if state.offer in ("saying", "listening"):
+                if command in (Command.MNEMONICS, Command.EXPLAIN):
+                    return self._remind()
+                return self._end_offer()
+            case Explained(text=text) | ExplainFailed(message=text) if state.offer == "asking":
+                short = speak(text, lines.MNEMONICS_WORDS, offer="").text.strip()
+                told = self._say(lines.said(short or lines.NO_EXPLANATION, self.lang), "finished")
+                self.state = replace(self.state, phase="finished", offer="", speech=text)
+                return told
+            case _:
+                return ()
+
+    def _listen_afterwards(self) -> Effects:
+        self.state = replace(self.state, listening=True)
+        return (Listen(self.lang, phrases(self.lang)),)
+
+    def _remind(self) -> Effects:
+        hush = (StopSpeaking(),) if self.state.offer == "saying" else self._hush()
+        summary = self.session.summary
+        missed = () if summary is None else summary.missed[: lines.MISSED_SAID]
+        self.state = replace(self.state, offer="asking", speech=lines.ASKING_SCHOLAR)
+        return (*hush, Remind(missed))
+
+    def _end_offer(self) -> Effects:
+        hush = self._hush()
+        self.state = replace(self.state, offer="", offer_until=None)
+        return hush
 
     def _write(self) -> None:
         """Write the decided grade, if there is one: once, through the session."""

@@ -198,6 +198,23 @@ class Study:
             for r in rows
         ]
 
+    def earlier_sessions(self, session_id: int, limit: int) -> list[tuple[int, int]]:
+        """The `limit` newest sessions before `session_id` over the same scope that graded
+        something: (id, started_at), newest first."""
+        rows = self._db.all(
+            "SELECT s.id, s.started_at FROM study_session s WHERE s.id < ? "
+            "AND s.scope = (SELECT scope FROM study_session WHERE id = ?) "
+            "AND EXISTS (SELECT 1 FROM review r WHERE r.session_id = s.id) "
+            "ORDER BY s.id DESC LIMIT ?",
+            (session_id, session_id, limit),
+        )
+        return [(int(r["id"]), int(r["started_at"])) for r in rows]
+
+    def newest_session(self) -> SessionRow | None:
+        """The last session started, open or finished."""
+        row = self._db.first("SELECT * FROM study_session ORDER BY id DESC LIMIT 1")
+        return None if row is None else self._session(row)
+
     def recent_misses(self, sessions: int) -> list[tuple[int, list[str]]]:
         """The newest `sessions` sessions with grades: when each started and the terms graded
         Again in it, newest session first."""

@@ -194,7 +194,7 @@ class StudySession:
     def _present(self, key: CardKey | None) -> None:
         if key is None:
             self.turn = None
-            self.summary = summarise(self.store, self.row, self._clock())
+            self.summary = summarise(self.store, self.row, self._clock(), self._utc_offset())
             return
         try:
             card = self.store.study.card(key)
@@ -339,7 +339,7 @@ class StudySession:
     def finish(self) -> Summary:
         self.store.study.finish_session(self.row.id)
         self.turn = None
-        self.summary = summarise(self.store, self.row, self._clock())
+        self.summary = summarise(self.store, self.row, self._clock(), self._utc_offset())
         return self.summary
 
     # --- helpers ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from app.store import Store
 from app.store.study import SessionRow
 from app.study.model import DAY_MS, Rating
+from app.study.past import PastSession, missed_terms, previous_sessions
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,27 +20,26 @@ class Summary:
     missed: tuple[str, ...]  # terms graded Again at least once, in the order first missed
     next_in_ms: int | None  # how long until the scope's next card is due
     due_tomorrow: int  # cards of the scope due within a day from now
+    previous: PastSession | None = None  # the last session of the same scope before this one
 
     @property
     def accuracy(self) -> float | None:
         return self.correct / self.cards if self.cards else None
 
 
-def summarise(store: Store, session: SessionRow, now: int) -> Summary:
+def summarise(store: Store, session: SessionRow, now: int, utc_offset_minutes: int) -> Summary:
+    previous = previous_sessions(store, session.id, utc_offset_minutes=utc_offset_minutes, limit=1)
     reviews = store.study.reviews(session.id)
-    missed: list[str] = []
-    for review in reviews:
-        if review.rating == Rating.AGAIN and review.term not in missed:
-            missed.append(review.term)
     next_due, tomorrow = store.study.upcoming(session.scope, now, now + DAY_MS)
     return Summary(
         cards=len(reviews),
         correct=sum(1 for r in reviews if r.rating != Rating.AGAIN),
         time_ms=sum(r.duration_ms for r in reviews),
         new_learned=sum(1 for r in reviews if r.was_new),
-        missed=tuple(missed),
+        missed=missed_terms(reviews),
         next_in_ms=None if next_due is None else next_due - now,
         due_tomorrow=tomorrow,
+        previous=previous[0] if previous else None,
     )
 
 

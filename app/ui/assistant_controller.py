@@ -215,8 +215,14 @@ class AssistantController:
         if not host.configured:
             raise LexicalError(EXPLAIN_NEEDS_PROVIDER)
         try:
+            # With the page's view: the open folder, and the local day of past study sessions.
             result = await run_agent(
-                SCHOLAR, host.store, host.client(self._on_wait), question, confirm=_decline
+                SCHOLAR,
+                host.store,
+                host.client(self._on_wait),
+                question,
+                confirm=_decline,
+                view=host.view(),
             )
         except ProviderError as exc:
             raise LexicalError(exc.message) from exc

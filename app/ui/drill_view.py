@@ -12,13 +12,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.drill import lines
+from app.study.model import Mode
 from app.ui.counting import counted
 from app.ui.nodes import El, h
 from app.ui.study_summary_view import render_summary
+from app.ui.study_view import MODE_LABELS
 from app.ui.widgets import action
 
 if TYPE_CHECKING:
     from app.drill.machine import DrillView
+    from app.drill.where import Listening
     from app.study.summary import Summary
 
 START_HINT = (
@@ -29,7 +32,9 @@ COMMANDS = (
     "Say: repeat, slower, skip, I don't know, what does it mean, again, hard, good, easy, "
     "undo, pause, resume, stop."
 )
+CANNOT_STATUS = "Hands-free cannot listen here."
 DRILL_ACTION = "drill"  # a button standing in for a spoken command, its command as the value
+OTHER_MODES: tuple[Mode, ...] = ("listening", "speaking", "typing")  # when it cannot listen
 
 
 def render_drill(
@@ -37,10 +42,13 @@ def render_drill(
     *,
     prompt_lang: str | None,
     resumed: bool,
+    listening: Listening | None,
     summary: Summary | None,
     excluded: int,
 ) -> El:
-    """The drill screen for `view`; `resumed` after a reload (the start button resumes)."""
+    """The drill screen for `view`; `resumed` after a reload (the start button resumes);
+    `listening` says where recognition runs, or why it cannot (then other modes are offered
+    instead of the start button)."""
     if view.phase == "finished":
         return h(
             "section",
@@ -51,17 +59,35 @@ def render_drill(
     return h(
         "section",
         {"class": "drill", "aria-labelledby": "drill-prompt", "data-phase": view.phase},
-        h("p", {"class": "drill-status", "id": "drill-status", "role": "status"}, view.status),
+        h(
+            "p",
+            {"class": "drill-status", "id": "drill-status", "role": "status"},
+            CANNOT_STATUS if _blocked(view, listening) else view.status,
+        ),
         h("p", {"class": "drill-prompt", "id": "drill-prompt", "lang": prompt_lang}, view.prompt),
-        _start(resumed) if view.phase == "ready" else _follow(view),
+        _follow(view) if view.phase != "ready" else _start(resumed, listening),
         h("p", {"class": "drill-progress"}, _left(view)),
-        h("p", {"class": "drill-where meta-line", "id": "drill-where"}),
-        h("p", {"class": "drill-commands meta-line"}, COMMANDS),
+        h(
+            "p",
+            {"class": "drill-where meta-line", "id": "drill-where"},
+            None if listening is None or _blocked(view, listening) else listening.sentence,
+        ),
+        _offline(listening),
+        None
+        if _blocked(view, listening)
+        else h("p", {"class": "drill-commands meta-line"}, COMMANDS),
         None if view.phase == "ready" else _buttons(view),
     )
 
 
-def _start(resumed: bool) -> El:
+def _blocked(view: DrillView, listening: Listening | None) -> bool:
+    """Not begun, and it cannot listen here: other modes are offered instead of Start."""
+    return view.phase == "ready" and listening is not None and not listening.can
+
+
+def _start(resumed: bool, listening: Listening | None) -> El:
+    if listening is not None and not listening.can:  # `_blocked`
+        return _cannot(listening.sentence)
     label = "Resume hands-free" if resumed else "Start"
     return h(
         "div",
@@ -78,6 +104,36 @@ def _start(resumed: bool) -> El:
             label,
         ),
         h("p", {"class": "meta-line", "id": "drill-start-hint"}, START_HINT),
+    )
+
+
+def _cannot(why: str) -> El:
+    """Why hands-free cannot listen here, and the modes that work without it."""
+    return h(
+        "div",
+        {"class": "drill-cannot"},
+        h("p", {"id": "drill-cannot", "role": "alert"}, why),
+        h(
+            "div",
+            {
+                "class": "drill-buttons",
+                "id": "drill-modes",
+                "role": "group",
+                "aria-labelledby": "drill-cannot",
+            },
+            (
+                action(f"Switch to {MODE_LABELS[mode]}", "study-mode", None, **{"data-value": mode})
+                for mode in OTHER_MODES
+            ),
+        ),
+    )
+
+
+def _offline(listening: Listening | None) -> El | None:
+    if listening is None or not listening.offline:
+        return None
+    return h(
+        "p", {"class": "drill-offline", "id": "drill-offline", "role": "status"}, listening.offline
     )
 
 

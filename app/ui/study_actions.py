@@ -24,6 +24,7 @@ from app.ui.update import Update, changed
 if TYPE_CHECKING:
     from app.drill.commands import Command
     from app.drill.machine import Drill
+    from app.drill.where import Listening
     from app.study.session import StudySession
 
 Data = Mapping[str, str]
@@ -55,6 +56,8 @@ class StudyActions:
         # Who obeys a command for a running drill (the browser's adapter): Ctrl+Z and the
         # toolbar's Undo reach the drill through it.
         self.drill_command: Callable[[Command], None] | None = None
+        # How the drill can listen here (the browser says; None until it has).
+        self.drill_listening: Listening | None = None
         self.resumed = False  # the open session was picked up after a reload
         self._drill: Drill | None = None
 
@@ -135,6 +138,7 @@ class StudyActions:
             drill.view(),
             prompt_lang=(turn.card.lang or None) if forward and turn else None,
             resumed=self.resumed,
+            listening=self.drill_listening,
             summary=session.summary,
             excluded=session.excluded,
         )

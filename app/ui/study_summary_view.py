@@ -1,15 +1,19 @@
 """The end of a study session on screen: cards, accuracy, time, new words, the words missed
-(with the button that asks the Scholar about them) and when the next reviews are due."""
+(with the button that asks the Scholar about them), how the last session of the same scope went
+and when the next reviews are due."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from app.study.intervals import spoken_interval
+from app.study.past import PastSession, spoken_day
 from app.study.summary import Summary
-from app.ui.counting import counted
+from app.ui.counting import counted, listed
 from app.ui.nodes import El, h
 from app.ui.widgets import action
+
+NAMED_MAX = 10  # missed words named in a sentence; the rest are counted
 
 
 def render_summary(summary: Summary | None, excluded: int) -> El:
@@ -41,6 +45,9 @@ def render_summary(summary: Summary | None, excluded: int) -> El:
             _figure("New words learned", str(summary.new_learned)),
         ),
         _missed(summary.missed),
+        None
+        if summary.previous is None
+        else h("p", {"id": "summary-last"}, last_time(summary.previous)),
         h("p", None, next_due(summary)),
         _excluded(excluded),
         h(
@@ -82,6 +89,22 @@ def next_due(summary: Summary) -> str:
         due = counted(summary.due_tomorrow, "card is", "cards are")
         return f"{soon}; {due} due within a day."
     return f"{soon}."
+
+
+def last_time(past: PastSession) -> str:
+    """The previous session of the same scope in one sentence, for the screen and the ear."""
+    right = f"{past.correct:,} of {past.cards:,} right"
+    return f"Last time ({spoken_day(past.day)}) you got {right} and missed {named(past.missed)}."
+
+
+def named(words: Sequence[str], most: int = NAMED_MAX) -> str:
+    """Up to `most` words by name and the rest counted: "a, b and 3 more words"; "none"."""
+    if not words:
+        return "none"
+    shown = list(words[:most])
+    if len(words) > most:
+        shown.append(counted(len(words) - most, "more word"))
+    return listed(shown)
 
 
 def _nothing_due(summary: Summary | None) -> str:

@@ -5,8 +5,13 @@ from __future__ import annotations
 from app.agents.context import MAX_CHARS, View, build_context
 from app.domain import FolderId, NewFolder, NewWord, WordId
 from app.store import Store
+from app.study.model import Rating
+from app.study.past import PAST_SESSIONS
+from app.study.session import StudySession
 from app.tools.workspace import References
 from tests.store.helpers import make_store
+from tests.study.helpers import SPANISH, Clock, folder_with_words
+from tests.study.helpers import make_store as make_study_store
 
 
 def _medicine() -> Store:
@@ -76,3 +81,45 @@ def test_long_names_are_cut_off_by_characters_not_only_by_rows() -> None:
     shown = [line for line in lines if line.startswith("- ")]
     assert 10 < len(shown) < 100
     assert lines[-2] == f"... {100 - len(shown)} more folders not shown (GET_FOLDER_STRUCTURE)"
+
+
+def studied(store: Store, clock: Clock, scope: dict[str, object], ratings: list[Rating]) -> None:
+    """One session a day over `scope`, graded `ratings` and left open (the next one ends it)."""
+    session = StudySession.start(store, scope, "hands-free", clock, lambda: 60)
+    for rating in ratings:
+        session.reveal()
+        session.grade(rating)
+    clock.advance(days=1)
+
+
+def test_the_scholar_knows_the_latest_study_session_and_the_earlier_ones_of_its_scope() -> None:
+    clock = Clock()
+    store = make_study_store(clock)
+    spanish = {"kind": "folder", "folder": folder_with_words(store, "Spanish", SPANISH).id}
+    studied(store, clock, spanish, [Rating.AGAIN, Rating.GOOD])
+    studied(store, clock, {"kind": "all"}, [Rating.AGAIN])
+    studied(store, clock, spanish, [Rating.GOOD])
+    studied(store, clock, spanish, [Rating.EASY, Rating.AGAIN])
+    context = build_context(store, View(utc_offset_minutes=60), References()).splitlines()
+    latest = next(line for line in context if line.startswith("Latest"))
+    assert latest.startswith(
+        'Latest study session (of "Spanish", 26 November 2026): 1 of 2 right, missed "'
+    )
+    assert [line for line in context if line.startswith("Earlier")] == [
+        "Earlier sessions of the same words, newest first: "
+        "25 November 2026 (1 of 1 right, missed none); "
+        '23 November 2026 (1 of 2 right, missed "perro")'
+    ]
+
+
+def test_past_sessions_in_the_context_stay_bounded() -> None:
+    clock = Clock()
+    store = make_study_store(clock)
+    many = folder_with_words(store, "Many", [(f"w{i:02}" * 30, ["a meaning"]) for i in range(30)])
+    for _ in range(6):
+        studied(store, clock, {"kind": "folder", "folder": many.id}, [Rating.AGAIN] * 12)
+    context = build_context(store, View(), References())
+    [earlier] = [line for line in context.splitlines() if line.startswith("Earlier")]
+    assert earlier.count("November 2026 (") == PAST_SESSIONS
+    assert context.count("and 2 more words") == PAST_SESSIONS + 1
+    assert len(context) <= MAX_CHARS

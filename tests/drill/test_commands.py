@@ -35,6 +35,9 @@ from app.study.model import Rating
         ("um, hard", Command.HARD),
         ("Good!", Command.GOOD),
         ("easy", Command.EASY),
+        ("Give me mnemonics", Command.MNEMONICS),
+        ("help me remember, please", Command.MNEMONICS),
+        ("Explain the ones I missed.", Command.MNEMONICS),
     ],
 )
 def test_each_command_and_its_synonyms(said: str, command: Command) -> None:

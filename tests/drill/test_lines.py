@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import date
+
 from app.drill.lines import MISSED_SAID, did_you_say, reveal, summary
 from app.study.model import DAY_MS
+from app.study.past import PastSession
 from app.study.summary import Summary
 
 
@@ -45,3 +49,13 @@ def test_an_empty_session_says_there_was_nothing() -> None:
 def test_the_answer_is_said_in_its_own_language() -> None:
     assert reveal("gato", "es", "en") == (("The answer is", "en"), ("gato.", "es"))
     assert did_you_say("gato", "es", "en") == (("Did you say", "en"), ("gato?", "es"))
+
+
+def test_the_last_session_of_the_same_scope_is_told_after_the_misses() -> None:
+    last = PastSession(date(2026, 11, 24), 10, 7, ("perro",))
+    ((text, _),) = summary(replace(done(2, 2), previous=last), "en")
+    assert text == (
+        "You studied 2 cards and got 2 right (100%). You missed none. "
+        "Last time (24 November 2026) you got 7 of 10 right and missed perro. "
+        "No reviews are scheduled yet."
+    )

@@ -9,13 +9,15 @@ from typing import Any
 import pytest
 
 from app.agents import Confirmation, View
-from app.domain import FolderId, NewFolder, NewWord
+from app.domain import FolderId, LexicalError, NewFolder, NewWord
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelClient
 from app.llm.retry import OnWait
 from app.llm.scripted import ScriptedModel, call, reply
 from app.store import Store
 from app.ui.assistant_controller import (
+    EXPLAIN_NEEDS_PROVIDER,
+    EXPLAIN_OFFLINE,
     NEEDS_PROVIDER,
     STILL_ANSWERING,
     AssistantController,
@@ -327,3 +329,30 @@ def test_asking_to_study_a_folder_that_is_not_there_says_which_there_are() -> No
     run(controller.ask("quiz me on spanish"))
     assert host.toasts == ["There is no folder called “spanish”. Did you mean “Spanish verbs”?"]
     assert host.studied == [] and controller.state.turns == []
+
+
+def test_explain_answers_outside_the_conversation_with_the_page_s_view() -> None:
+    controller, host, store = setup("Perro is Spanish for dog.")
+    folder = store.create_folder(NewFolder(name="Spanish"))
+    host.folder = folder.id
+    answer = asyncio.run(controller.explain("Explain “perro” for the ear."))
+    assert answer == "Perro is Spanish for dog."
+    assert controller.state.turns == []  # not a turn of the open conversation
+    [sent] = host.model.requests  # type: ignore[attr-defined]
+    assert 'Open folder: "Spanish"' in sent.system
+
+
+def test_explain_without_a_provider_offline_or_failing_raises_its_sentence() -> None:
+    controller, host, _ = setup(ProviderError("network", "The network is down."))
+    host.configured = False
+    with pytest.raises(LexicalError) as needs:
+        asyncio.run(controller.explain("Explain “perro”."))
+    assert needs.value.message == EXPLAIN_NEEDS_PROVIDER
+    host.online = False
+    with pytest.raises(LexicalError) as offline:
+        asyncio.run(controller.explain("Explain “perro”."))
+    assert offline.value.message == EXPLAIN_OFFLINE
+    host.online = host.configured = True
+    with pytest.raises(LexicalError) as failed:
+        asyncio.run(controller.explain("Explain “perro”."))
+    assert failed.value.message == "The network is down."

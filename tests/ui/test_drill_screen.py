@@ -4,13 +4,18 @@ chosen, and the screen follows the drill in large type."""
 
 from __future__ import annotations
 
+from app.domain import FolderId
 from app.drill.commands import Command
 from app.drill.machine import Begin, Button, Heard, SpeechDone
+from app.drill.where import CANNOT_OFFLINE, CANNOT_UNSUPPORTED, OFFLINE
+from app.drill.where import hands_free as hands_free_where
 from app.store import Store
 from app.store.db import Database
 from app.ui.controller import Controller
+from app.ui.drill_view import CANNOT_STATUS
 from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
+from app.voice.ladder import ON_DEVICE
 from tests.study.helpers import Clock
 from tests.ui.test_study_actions import by_action, go, setup
 
@@ -23,10 +28,14 @@ def by_id(node: El, element_id: str) -> El:
 
 def hands_free() -> tuple[Controller, Clock]:
     ui, folder, clock = setup()
+    study_hands_free(ui, folder)
+    return ui, clock
+
+
+def study_hands_free(ui: Controller, folder: FolderId) -> None:
     update = ui.dispatch("study", str(folder), {"value": "hands-free"})
     assert update.error is None
     go(ui, update.navigate)
-    return ui, clock
 
 
 def test_the_folder_offers_hands_free_study_and_the_picker_offers_the_mode() -> None:
@@ -122,3 +131,72 @@ def test_a_finished_drill_shows_the_summary_and_what_was_said() -> None:
     said = text_content(by_id(main, "drill-said"))
     assert said.startswith("You studied 1 card and got 1 right (100%).")
     assert not find_all(main, lambda el: el.attrs.get("id") == "drill-start")
+
+
+def test_the_finished_drill_tells_how_the_last_session_of_the_folder_went() -> None:
+    ui, folder, clock = setup()
+    study_hands_free(ui, folder)
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    drill.handle(Button(Command.AGAIN, 1.0))  # perro missed
+    drill.handle(Button(Command.STOP, 2.0))
+    assert "Last time" not in text_content(ui.render_main())  # the first session
+    ui.dispatch("study-end")
+    clock.advance(days=1)
+    study_hands_free(ui, folder)
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    drill.handle(Button(Command.GOOD, 1.0))
+    drill.handle(Button(Command.STOP, 2.0))
+    main = ui.render_main()
+    last = "Last time (23 November 2026) you got 0 of 1 right and missed perro."
+    assert text_content(by_id(main, "summary-last")) == last
+    assert last in text_content(by_id(main, "drill-said"))
+
+
+def test_without_recognition_the_screen_says_why_and_offers_the_other_modes() -> None:
+    ui, _ = hands_free()
+    ui.study.drill_listening = hands_free_where(
+        recognition=False, on_device="unsupported", on_device_only=False, online=True
+    )
+    main = ui.render_main()
+    assert text_content(by_id(main, "drill-cannot")) == CANNOT_UNSUPPORTED
+    assert text_content(by_id(main, "drill-status")) == CANNOT_STATUS
+    assert "Say: repeat" not in text_content(main)
+    assert not find_all(main, lambda el: el.attrs.get("id") == "drill-start")
+    offered = find_all(by_id(main, "drill-modes"), lambda el: el.tag == "button")
+    assert [(text_content(b), b.attrs["data-action"], b.attrs["data-value"]) for b in offered] == [
+        ("Switch to Listening", "study-mode", "listening"),
+        ("Switch to Speaking", "study-mode", "speaking"),
+        ("Switch to Typing", "study-mode", "typing"),
+    ]
+    ui.dispatch("study-mode", None, {"value": "typing"})
+    assert by_id(ui.render_main(), "study-typed")
+
+
+def test_offline_on_this_device_the_screen_says_what_needs_the_network() -> None:
+    ui, _ = hands_free()
+    ui.study.drill_listening = hands_free_where(
+        recognition=True, on_device="available", on_device_only=False, online=False
+    )
+    main = ui.render_main()
+    assert text_content(by_id(main, "drill-where")) == ON_DEVICE
+    assert text_content(by_id(main, "drill-offline")) == OFFLINE
+    assert by_id(main, "drill-start")
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    assert text_content(by_id(ui.render_main(), "drill-offline")) == OFFLINE
+
+
+def test_a_running_drill_that_can_no_longer_listen_says_why() -> None:
+    ui, _ = hands_free()
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    ui.study.drill_listening = hands_free_where(
+        recognition=True, on_device="unavailable", on_device_only=False, online=False
+    )
+    assert text_content(by_id(ui.render_main(), "drill-where")) == CANNOT_OFFLINE
