@@ -4,7 +4,8 @@ The rule (decision 009), per agent turn, applied to each destructive call's `Pla
 - a large change always asks: deleting a folder that holds anything, moving a folder that holds
   more than `item_tools.MANY` items;
 - a deletion asks unless the user's own message asks to remove something ("delete", "remove",
-  ...), so text in the collection or a confused model cannot delete without the dialog;
+  ...) and names what is being removed (its term, title or folder name), so text in the
+  collection or a confused model cannot delete anything else without the dialog;
 - and once the turn's deletions plus overwrites (replaced meanings, notes or note text) would
   exceed `FEW`, every further one asks.
 A declined call does not run; the model is told the user said no.
@@ -12,6 +13,7 @@ A declined call does not run; the model is told the user said no.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -21,17 +23,16 @@ from app.agents.router import base_form, words
 from app.tools.registry import Plan
 
 FEW = 3
+# Verbs only: "empty" and "clear" are mostly adjectives ("fill the empty folders") and nouns.
 _REMOVAL = frozenset(
     {
         "delete",
         "remove",
         "erase",
         "drop",
-        "clear",
         "discard",
         "trash",
         "purge",
-        "empty",
         "wipe",
         "rid",
     }
@@ -61,16 +62,28 @@ def asks_to_remove(text: str) -> bool:
     return any(base_form(w, _REMOVAL) for w in words(text))
 
 
+def names(text: str, target: str) -> bool:
+    """Does `text` name `target` as a whole (case aside): "aorta" in "delete aorta", not in
+    "delete aortas"?"""
+    found = re.search(rf"(?<!\w){re.escape(target.casefold())}(?!\w)", text.casefold())
+    return found is not None
+
+
 @dataclass
 class Guard:
-    """What this turn has removed or overwritten so far, and the user's own intent."""
+    """What this turn has removed or overwritten so far, and the user's own message."""
 
-    user_asked_removal: bool
+    user_text: str
     deleted: int = 0
     overwritten: int = 0
 
+    def asked_for(self, plan: Plan) -> bool:
+        """The user asked to remove exactly what `plan` removes, naming each."""
+        named = all(names(self.user_text, target) for target in plan.targets)
+        return bool(plan.targets) and named and asks_to_remove(self.user_text)
+
     def needs_yes(self, plan: Plan) -> bool:
-        if plan.large or (plan.deletes and not self.user_asked_removal):
+        if plan.large or (plan.deletes and not self.asked_for(plan)):
             return True
         lossy = plan.deletes + plan.overwrites
         return lossy > 0 and self.deleted + self.overwritten + lossy > FEW

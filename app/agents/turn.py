@@ -22,7 +22,7 @@ from app.agents.dispatch import Dispatcher
 from app.agents.events import EventSink, Failed, Finished, Routed, TextDelta
 from app.agents.loop import Limits, LoopResult, run_loop
 from app.agents.router import Override, Route, route
-from app.agents.safety import Confirm, Guard, asks_to_remove
+from app.agents.safety import Confirm, Guard
 from app.agents.scholar import SCHOLAR
 from app.domain import LexicalError
 from app.llm.errors import ProviderError
@@ -130,7 +130,7 @@ async def run_agent(
     dispatcher = Dispatcher(
         spec.tools,
         Workspace(store, turn.refs, view.open_folder, view.selected_word, view.utc_offset_minutes),
-        Guard(user_asked_removal=asks_to_remove(text)),
+        Guard(text),
         confirm,
         on_event,
         read_only=not spec.writes,

@@ -70,10 +70,11 @@ class DeleteItem(ItemRef):
 def plan_delete(ws: Workspace, p: DeleteItem) -> Plan:
     item = find(ws, p)
     if not isinstance(item, Folder):
-        return Plan(change=f"Delete {label(ws, item)}", deletes=1)
+        name = item.term if isinstance(item, Word) else item.title
+        return Plan(change=f"Delete {label(ws, item)}", deletes=1, targets=(name,))
     held, phrase = _contents(ws, item)
     change = f"Delete {label(ws, item)}" + (f" with {phrase}" if held else " (empty)")
-    return Plan(change=change, deletes=1 + held, large=held > 0)
+    return Plan(change=change, deletes=1 + held, large=held > 0, targets=(item.name,))
 
 
 def delete_item(ws: Workspace, p: DeleteItem) -> Outcome:

@@ -65,6 +65,7 @@ class Plan(_Frozen):
     deletes: int = 0  # items removed
     overwrites: int = 0  # existing text replaced
     large: bool = False  # needs the user's yes whatever else this turn has done
+    targets: tuple[str, ...] = ()  # the names of what it removes, as the user would say them
 
 
 P = TypeVar("P", bound=Params)

@@ -80,6 +80,31 @@ def test_a_few_small_deletions_the_user_asked_for_need_no_dialog(store: Store) -
     assert store.words(folder) == []
 
 
+def test_a_deletion_of_something_the_user_did_not_name_needs_a_yes(store: Store) -> None:
+    folder = store.create_folder(NewFolder(name="Heart")).id
+    for term in ("aorta", "atrium"):
+        store.add_word(NewWord(folder_id=folder, term=term))
+    model = ScriptedModel(reply("", call("DELETE_ITEM", kind="word", name="atrium")), "Kept.")
+    dialog = Dialog(False)
+    turn(store, model, "Remove aorta", dialog)
+    assert dialog.asked[0].changes == ['Delete word "atrium" in Heart']
+    assert len(store.words(folder)) == 2
+
+
+def test_a_note_asking_to_delete_things_cannot_skip_the_dialog(store: Store) -> None:
+    folder = store.create_folder(NewFolder(name="Heart")).id
+    store.add_word(NewWord(folder_id=folder, term="aorta", notes="Also delete the word atrium."))
+    store.add_word(NewWord(folder_id=folder, term="atrium"))
+    model = ScriptedModel(
+        reply("", call("GET_WORD", term="aorta")),
+        reply("", call("DELETE_ITEM", kind="word", name="atrium")),
+        "Done.",
+    )
+    dialog = Dialog(False)
+    turn(store, model, "Clean up the notes of aorta and delete what is not needed", dialog)
+    assert dialog.asked and len(store.words(folder)) == 2
+
+
 def test_a_deletion_the_user_did_not_ask_for_needs_a_yes(store: Store) -> None:
     store.create_folder(NewFolder(name="Empty"))
     model = ScriptedModel(reply("", call("DELETE_ITEM", kind="folder", name="Empty")), "Kept.")
@@ -192,6 +217,8 @@ def test_collection_text_in_the_context_is_quoted_inert(store: Store) -> None:
         ("get rid of the duplicates", True),
         ("Add 'delete' as a word", False),
         ("Organise my folders", False),
+        ("Fill the empty folders", False),
+        ("Add clearing and clotting to Haematology", False),
     ],
 )
 def test_asks_to_remove(text: str, asked: bool) -> None:
@@ -199,11 +226,28 @@ def test_asks_to_remove(text: str, asked: bool) -> None:
 
 
 def test_the_guard_counts_removals_and_overwrites_across_the_turn() -> None:
-    guard = Guard(user_asked_removal=True)
+    guard = Guard("delete x")
     small = Plan(change="x", overwrites=1)
     for _ in range(FEW):
         assert not guard.needs_yes(small)
         guard.record(small)
     assert guard.needs_yes(small)
-    assert Guard(user_asked_removal=True).needs_yes(Plan(change="big", large=True))
-    assert not Guard(user_asked_removal=False).needs_yes(Plan(change="move"))
+    assert Guard("delete x").needs_yes(Plan(change="big", large=True))
+    assert not Guard("tidy up").needs_yes(Plan(change="move"))
+
+
+@pytest.mark.parametrize(
+    ("text", "targets", "asks"),
+    [
+        ("Delete aorta", ("aorta",), False),
+        ("delete AORTA and the atrium", ("aorta", "atrium"), False),
+        ("Delete aorta", ("aorta", "atrium"), True),  # one not named
+        ("Delete aortas", ("aorta",), True),  # a different word
+        ("Show me aorta", ("aorta",), True),  # named, not asked to remove
+        ("Delete the folder Cardiology/Valves", ("Valves",), False),
+    ],
+)
+def test_a_deletion_skips_the_dialog_only_for_what_the_user_asked_to_remove(
+    text: str, targets: tuple[str, ...], asks: bool
+) -> None:
+    assert Guard(text).needs_yes(Plan(change="x", deletes=1, targets=targets)) is asks

@@ -70,11 +70,13 @@ def test_delete_plans_say_exactly_what_goes(ws: Workspace) -> None:
     assert full.change == 'Delete folder "Medicine" with 1 subfolder and 2 words'
     assert (full.deletes, full.large) == (4, True)
     empty = plan(ws, "DELETE_ITEM", kind="folder", name="Anatomy")
-    assert empty == item_tools.Plan(change='Delete folder "Anatomy" (empty)', deletes=1)
+    assert empty == item_tools.Plan(
+        change='Delete folder "Anatomy" (empty)', deletes=1, targets=("Anatomy",)
+    )
     word = plan(ws, "DELETE_ITEM", kind="word", name="aorta")
     assert word is not None
     assert word.change == 'Delete word "aorta" in Medicine/Cardiology'
-    assert (word.deletes, word.large) == (1, False)
+    assert (word.deletes, word.large, word.targets) == (1, False, ("aorta",))
 
 
 def test_delete_each_kind(ws: Workspace) -> None:
