@@ -9,6 +9,7 @@ the client's job, and the turn decides what a failure means for the changes made
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ from app.agents.dispatch import Dispatcher
 from app.agents.results import size
 from app.llm.errors import ProviderError
 from app.llm.messages import CancelSignal, Message, ModelClient, ModelRequest, TextSink
+from app.tools.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ async def run_loop(
     turn = [Message(role="user", text=user_text)]
     specs = dispatcher.tools.specs()
     calls = tool_only = result_chars = 0
+    repair: tuple[Message, ...] = ()  # sent once after a call written as text; never saved
     while True:
         if cancel is not None and cancel.cancelled:
             raise ProviderError("stopped", STOPPED)
@@ -64,19 +67,42 @@ async def run_loop(
         )
         request = ModelRequest(
             system=f"{system}\n\n{prompts.FORCED_ANSWER}" if limited else system,
-            messages=(*history, *turn),
+            messages=(*history, *turn, *repair),
             tools=specs,
             tool_choice="none" if limited else "auto",
             max_output_tokens=limits.max_output_tokens,
         )
         message = (await client.complete(request, on_text, cancel)).message
+        imitated = None if limited or repair else imitated_call(message.text, dispatcher.tools)
+        if imitated is not None and not message.tool_calls:
+            # Small local models often write the call instead of making it: one try to
+            # repair it, as for bad arguments; the slip stays out of the saved history.
+            note = prompts.IMITATED_CALL.format(name=imitated)
+            repair = (Message(role="assistant", text=message.text), Message(role="user", text=note))
+            continue
         if limited or not message.tool_calls:
             # Calls made despite "none" are dropped with the raw parts that carry them.
             final = Message(role="assistant", text=message.text) if message.tool_calls else message
             turn.append(final)
             return LoopResult(turn, message.text, limited)
         turn.append(message)
+        repair = ()
         results = await dispatcher.run(message.tool_calls)
         turn.append(Message(role="tool", tool_results=tuple(results)))
         result_chars += sum(size(r.content) for r in results)
         tool_only = 0 if message.text.strip() else tool_only + 1
+
+
+# A tool call written into the answer: "functions.NAME: {…}", "NAME({…})", or a JSON object
+# naming the tool ({"name": "NAME", "arguments": …}), alone in the message.
+_WRITTEN_CALL = re.compile(
+    r"^\s*(?:```\w*\s*)?(?:functions\.)?(?P<bare>[A-Z][A-Z0-9_]{2,})\s*[:(]\s*\{"
+    r'|^\s*(?:```\w*\s*)?\{\s*"name"\s*:\s*"(?P<named>[A-Z][A-Z0-9_]{2,})"',
+)
+
+
+def imitated_call(text: str, tools: Registry) -> str | None:
+    """The name of the offered tool that `text` writes a call of, if that is what it is."""
+    found = _WRITTEN_CALL.match(text)
+    name = found and (found.group("bare") or found.group("named"))
+    return name if name and name in tools else None

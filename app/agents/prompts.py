@@ -41,3 +41,8 @@ and accurate. Say when you are unsure.
 FORCED_ANSWER = """\
 You have used all the steps available for this request. Do not call tools. Answer now: say \
 what was done and what, if anything, is left for the user to ask again."""
+
+IMITATED_CALL = """\
+Your last message wrote a call of the tool {name} as text, so nothing ran and the user would \
+see it as your answer. To use a tool, call it through the tool interface; otherwise answer \
+in plain words."""

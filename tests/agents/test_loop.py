@@ -223,3 +223,40 @@ def test_a_bug_part_way_undoes_the_turn_and_is_raised(store: Store) -> None:
         )
     assert [f.name for f in store.folders()] == ["Heart"]
     assert isinstance(events[-1], Failed) and events[-1].kind == "internal"
+
+
+@pytest.mark.parametrize(
+    "imitation",
+    [
+        'functions.SEARCH_WORDS: {"query": "aorta"}',
+        'SEARCH_WORDS({"query": "aorta"})',
+        '```json\n{"name": "SEARCH_WORDS", "arguments": {"query": "aorta"}}\n```',
+    ],
+)
+def test_a_tool_call_written_as_text_is_repaired_once_not_shown_as_the_answer(
+    store: Store, imitation: str
+) -> None:
+    model = ScriptedModel(
+        imitation,
+        lambda request: reply("", call("SEARCH_WORDS", query="aorta")),
+        "Nothing called aorta yet.",
+    )
+    result, _events = turn(store, model, "find aorta")
+    assert result.answer == "Nothing called aorta yet."
+    repair = model.requests[1].messages[-1]
+    assert repair.role == "user" and "tool" in repair.text and "SEARCH_WORDS" in repair.text
+    saved = memory.load(store, result.conversation_id, 100)[0]  # type: ignore[arg-type]
+    assert imitation not in [m.text for m in saved]  # the slip is not kept in the history
+
+
+def test_an_imitated_call_after_the_repair_try_is_the_answer(store: Store) -> None:
+    imitation = 'functions.SEARCH_WORDS: {"query": "aorta"}'
+    model = ScriptedModel(imitation, imitation)
+    result, _events = turn(store, model, "find aorta")
+    assert result.answer == imitation and len(model.requests) == 2
+
+
+def test_ordinary_answers_that_mention_tools_are_answers(store: Store) -> None:
+    model = ScriptedModel("SEARCH_WORDS is how I look things up: {it is fast}.")
+    result, _events = turn(store, model, "how do you search?")
+    assert result.answer.startswith("SEARCH_WORDS is how") and len(model.requests) == 1
