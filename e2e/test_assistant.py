@@ -111,6 +111,7 @@ FIXTURES = [
         truncateAfterChunks=3,
     ),
     _answer({"userMessage": "explain slowly"}, {"content": STORY}, chunkSize=4, latency=250),
+    _answer({"userMessage": "explain brackets"}, {"content": "[" * 6_000}, chunkSize=500),
     # Only for the model list: the emulator lists the models its fixtures name.
     _answer({"model": MODEL, "userMessage": "never asked"}, {"content": "-"}),
 ]
@@ -181,6 +182,18 @@ def test_the_key_goes_only_to_the_provider_in_a_header(app: Page, mock: str) -> 
     assert any(e["headers"].get("authorization") == "[REDACTED]" for e in entries)
     stored = app.evaluate("JSON.stringify(localStorage)")
     assert KEY not in stored  # "Remember the key" was left unticked: memory only
+
+
+def test_a_hostile_answer_of_brackets_is_shown_and_the_assistant_goes_on(
+    app: Page, mock: str
+) -> None:
+    # 6,000 "[" once overflowed the browser's stack in the Markdown parser: "Thinking…" stayed
+    # for ever and the assistant took no further question.
+    openai_settings(app, mock)
+    ask_assistant(app, "explain brackets")
+    expect(last_answer(app)).to_contain_text("[[[[[[[[[[")
+    ask_assistant(app, "What is the etymology of aorta? explain")
+    expect(last_answer(app)).to_contain_text("Mnemonic")
 
 
 def test_a_scholar_answer_streams_over_gemini_and_is_saved_to_notes(app: Page, mock: str) -> None:
