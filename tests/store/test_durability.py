@@ -17,6 +17,7 @@ from app.store import Changeset, Store
 from app.store.durability import Durability, SnapshotRecord
 from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError
 from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
+from tests.fake_sleep import Sleeper
 from tests.store.helpers import Dump, assert_index_in_sync, dump
 
 
@@ -359,7 +360,7 @@ def test_a_failed_snapshot_keeps_the_written_entry_and_never_duplicates_it() -> 
 
     async def save(changesets: list[Changeset]) -> None:
         queue = SaveQueue(
-            durability.persist, lambda _: None, when_saved=snapshot_if_due, idle_seconds=0
+            durability.persist, lambda _: None, when_saved=snapshot_if_due, sleep=Sleeper()
         )
         for changeset in changesets:
             queue.push(changeset)
