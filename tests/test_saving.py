@@ -58,10 +58,12 @@ def test_failure_is_reported_and_retried_without_reordering() -> None:
     asyncio.run(run())
     assert written == ["a", "b"]
     [error] = [s for s in statuses if s.state == "error"]
-    assert "storage is full" in error.message and "retries every 5 s" in error.message
+    assert "storage is full" in error.message
+    assert "retries every 5 s" in error.message
     assert error.label == "Not saved"
     assert sleep.waits == [RETRY_SECONDS]
-    assert statuses[-1].state == "saved" and statuses[-1].label == "Saved"
+    assert statuses[-1].state == "saved"
+    assert statuses[-1].label == "Saved"
 
 
 def test_housekeeping_runs_after_saved_and_edits_meanwhile_are_saved_too() -> None:
