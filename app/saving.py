@@ -40,7 +40,8 @@ class SaveQueue:
     `start` runs the writer task; the browser starts it eagerly, so the first write is
     already on its way to storage while the page redraws after the edit. `when_saved` is
     housekeeping (a snapshot) that runs once "Saved" is shown and editing has paused for
-    `idle_seconds`, so it never delays "Saved" nor interrupts a burst of edits.
+    `IDLE_SECONDS`, so it never delays "Saved" nor interrupts a burst of edits. `sleep` is
+    how both waits pass (tests give a fake clock).
     """
 
     def __init__(
@@ -48,17 +49,15 @@ class SaveQueue:
         persist: Callable[[Changeset], Awaitable[object]],
         on_status: Callable[[SaveStatus], None],
         *,
-        retry_seconds: float = RETRY_SECONDS,
         when_saved: Callable[[], Awaitable[None]] | None = None,
-        idle_seconds: float = IDLE_SECONDS,
         start: Callable[[Coroutine[Any, Any, None]], asyncio.Future[None]] = asyncio.ensure_future,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._persist = persist
         self._on_status = on_status
-        self._retry = retry_seconds
         self._when_saved = when_saved
-        self._idle = idle_seconds
         self._start = start
+        self._sleep = sleep
         self._pending: deque[Changeset] = deque()
         self._worker: asyncio.Future[None] | None = None
         self._chore: asyncio.Future[None] | None = None
@@ -93,10 +92,10 @@ class SaveQueue:
                     SaveStatus(
                         "error",
                         f"Not saved: {exc.message} Lexical retries every "
-                        f"{self._retry:g} s; keep this tab open.",
+                        f"{RETRY_SECONDS:g} s; keep this tab open.",
                     )
                 )
-                await asyncio.sleep(self._retry)
+                await self._sleep(RETRY_SECONDS)
                 continue
             self._pending.popleft()
         self._on_status(SaveStatus("saved", "Saved"))
@@ -106,7 +105,7 @@ class SaveQueue:
     async def _housekeep(self, chore: Callable[[], Awaitable[None]]) -> None:
         self._chore_waiting = True
         try:
-            await asyncio.sleep(self._idle)
+            await self._sleep(IDLE_SECONDS)
         finally:
             self._chore_waiting = False
         # Every edit is in the log already: a failure here loses nothing, and the housekeeping

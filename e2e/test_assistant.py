@@ -213,7 +213,8 @@ def test_a_scholar_answer_streams_over_gemini_and_is_saved_to_notes(app: Page, m
     gemini = [e for e in journal(mock) if "/v1beta/" in e["path"]]
     assert any(e["path"].endswith(":streamGenerateContent?alt=sse") for e in gemini)
     for entry in gemini:
-        assert KEY not in json.dumps(entry) and "key=" not in entry["path"]
+        assert KEY not in json.dumps(entry)
+        assert "key=" not in entry["path"]
         assert entry["headers"]["x-goog-api-key"] == "[REDACTED]"
     app.get_by_role("button", name=re.compile("^Undo Add note")).click()
     expect(app.get_by_role("heading", level=3, name=re.compile("etymology"))).to_have_count(0)

@@ -66,7 +66,8 @@ def _on_screen(page: Page, row: Locator) -> None:
     box = row.bounding_box()
     assert box is not None
     height = page.evaluate("window.innerHeight")
-    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
+    assert box["y"] >= 0, (box, height)
+    assert box["y"] + box["height"] <= height, (box, height)
 
 
 def test_linked_words_open_on_screen_however_tall_the_rows(page_with_deck: Page) -> None:

@@ -118,7 +118,8 @@ def python(browser: Browser, base_url: str, mock: str) -> Iterator[Page]:
     page.evaluate("(code) => window.lexicalTestPython.runPythonAsync(code)", HELPER)
     yield page
     context.close()
-    assert outside == [] and errors == []
+    assert outside == []
+    assert errors == []
 
 
 def attempt(
@@ -138,28 +139,33 @@ def base_for(mock: str, provider: str) -> str:
 def test_an_answer_streams_in_pieces_through_fetch(python: Page, mock: str, provider: str) -> None:
     result = attempt(python, provider, base_for(mock, provider), "define aorta")
     assert result["text"] == STORY == result["shown"]
-    assert result["pieces"] > 3 and result["finish"] == "stop"
+    assert result["pieces"] > 3
+    assert result["finish"] == "stop"
 
 
 def test_a_cut_stream_keeps_what_arrived(python: Page, mock: str) -> None:
     result = attempt(python, "openai", base_for(mock, "openai"), "cut story")
     assert result["kind"] == "stream_cut"
-    assert result["partial"] == result["shown"] and 0 < len(result["partial"]) < len(STORY)
+    assert result["partial"] == result["shown"]
+    assert 0 < len(result["partial"]) < len(STORY)
 
 
 def test_stop_aborts_the_fetch_and_keeps_the_first_words(python: Page, mock: str) -> None:
     result = attempt(python, "gemini", base_for(mock, "gemini"), "slow story", stop_at_first=True)
-    assert result["kind"] == "stopped" and result["partial"] == result["shown"] != ""
+    assert result["kind"] == "stopped"
+    assert result["partial"] == result["shown"] != ""
 
 
 def test_a_silent_server_times_out_and_is_retried(python: Page, mock: str) -> None:
     result = attempt(python, "openai", base_for(mock, "openai"), "very slow", timeout_s=0.5)
-    assert result["kind"] == "timeout" and len(result["waits"]) == 2
+    assert result["kind"] == "timeout"
+    assert len(result["waits"]) == 2
 
 
 def test_nothing_listening_is_offline_and_not_retried(python: Page) -> None:
     result = attempt(python, "openai", f"{NOTHING_LISTENS}/v1", "hello")
-    assert result["kind"] == "offline" and result["waits"] == []
+    assert result["kind"] == "offline"
+    assert result["waits"] == []
     assert "Could not reach OpenAI at 127.0.0.1:9" in result["message"]
 
 
@@ -168,7 +174,8 @@ def test_a_rate_limit_is_retried_with_backoff_when_retry_after_is_hidden(
 ) -> None:
     # The emulator does not expose Retry-After to pages (CORS), as some providers do not.
     result = attempt(python, "openai", base_for(mock, "openai"), "busy")
-    assert result["kind"] == "rate_limited" and result["retry_after"] is None
+    assert result["kind"] == "rate_limited"
+    assert result["retry_after"] is None
     assert len(result["waits"]) == 2
 
 
@@ -177,7 +184,9 @@ def test_a_wrong_key_is_refused_and_the_journal_never_saw_the_key_outside_its_he
 ) -> None:
     wrong = "wrong-browser-key-abcdefghijklmnop"
     result = attempt(python, "gemini", base_for(mock, "gemini"), "define aorta", key=wrong)
-    assert result["kind"] == "bad_key" and wrong not in result["message"]
+    assert result["kind"] == "bad_key"
+    assert wrong not in result["message"]
     for entry in get_json(f"{mock}/__aimock/journal", KEY):
-        assert KEY not in json.dumps(entry) and wrong not in json.dumps(entry)
+        assert KEY not in json.dumps(entry)
+        assert wrong not in json.dumps(entry)
         assert "key=" not in entry["path"]

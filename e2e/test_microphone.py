@@ -141,7 +141,8 @@ def test_a_recording_decodes_to_speech_at_16_khz(page: Page) -> None:
     page.get_by_role("button", name="Start microphone").click()
     expect(page.get_by_role("status")).to_have_text("Listening")
     result = json.loads(python(page, "await record(3)"))
-    assert result["mime"].startswith("audio/webm") and result["size"] > 1_000
+    assert result["mime"].startswith("audio/webm")
+    assert result["size"] > 1_000
     assert result["rate"] == 16_000
     # Three seconds asked for; a busy machine may stop a little late, never early by much.
     assert 2.5 <= result["seconds"] <= 10

@@ -95,7 +95,8 @@ def test_the_voice_dialog_sets_the_voice_and_speed_used(speaking: Page) -> None:
 
     box.get_by_role("button", name="Try it").click()
     [tried] = spoken(app, 1)
-    assert tried["voice"] == "Spanish (Latin America)" and tried["rate"] == 1.5
+    assert tried["voice"] == "Spanish (Latin America)"
+    assert tried["rate"] == 1.5
     assert tried["text"].startswith("¡Hola!")
 
     box.get_by_role("button", name="Save").click()

@@ -78,7 +78,8 @@ def test_a_json_backup_restores_the_workspace_in_a_fresh_browser(
     info.value.save_as(backup)
     assert re.fullmatch(r"lexical-\d{4}-\d{2}-\d{2}-backup\.json", backup.name)
     document = json.loads(backup.read_text())
-    assert document["format"] == "lexical-backup" and len(document["words"]) == 2
+    assert document["format"] == "lexical-backup"
+    assert len(document["words"]) == 2
     downloads = {}
     for button, suffix in (
         ("Download SQLite database", ".sqlite"),

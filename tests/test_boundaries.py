@@ -79,7 +79,8 @@ def test_the_first_screen_imports_nothing_that_can_wait() -> None:
         check=True,
     )
     loaded = result.stdout.split()
-    assert "app.browser.session" in loaded and "pydantic" in loaded
+    assert "app.browser.session" in loaded
+    assert "pydantic" in loaded
     assert [m for m in loaded if m.startswith(LATER)] == []
     readers = [m for m in loaded if m.startswith("app.store.transfer.")]
     assert readers == ["app.store.transfer.steps"]  # only the progress type the page shows

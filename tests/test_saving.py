@@ -6,8 +6,9 @@ import asyncio
 from typing import Any
 
 from app.domain import LexicalError
-from app.saving import SaveQueue, SaveStatus
+from app.saving import IDLE_SECONDS, RETRY_SECONDS, SaveQueue, SaveStatus
 from app.store.changes import Changeset
+from tests.fake_sleep import Sleeper
 
 
 def changeset(label: str) -> Changeset:
@@ -40,6 +41,7 @@ def test_failure_is_reported_and_retried_without_reordering() -> None:
     written: list[str] = []
     statuses: list[SaveStatus] = []
     failures = {"a": 1}
+    sleep = Sleeper()
 
     async def persist(cs: Changeset) -> None:
         if failures.get(cs.label):
@@ -48,7 +50,7 @@ def test_failure_is_reported_and_retried_without_reordering() -> None:
         written.append(cs.label)
 
     async def run() -> None:
-        queue = SaveQueue(persist, statuses.append, retry_seconds=0)
+        queue = SaveQueue(persist, statuses.append, sleep=sleep)
         queue.push(changeset("a"))
         queue.push(changeset("b"))
         await queue.flush()
@@ -56,8 +58,12 @@ def test_failure_is_reported_and_retried_without_reordering() -> None:
     asyncio.run(run())
     assert written == ["a", "b"]
     [error] = [s for s in statuses if s.state == "error"]
-    assert "storage is full" in error.message and error.label == "Not saved"
-    assert statuses[-1].state == "saved" and statuses[-1].label == "Saved"
+    assert "storage is full" in error.message
+    assert "retries every 5 s" in error.message
+    assert error.label == "Not saved"
+    assert sleep.waits == [RETRY_SECONDS]
+    assert statuses[-1].state == "saved"
+    assert statuses[-1].label == "Saved"
 
 
 def test_housekeeping_runs_after_saved_and_edits_meanwhile_are_saved_too() -> None:
@@ -77,7 +83,7 @@ def test_housekeeping_runs_after_saved_and_edits_meanwhile_are_saved_too() -> No
                 queue.push(changeset("during"))
                 raise LexicalError("snapshot failed")  # nothing lost: retried next time
 
-        queue = SaveQueue(persist, statuses.append, when_saved=snapshot, idle_seconds=0)
+        queue = SaveQueue(persist, statuses.append, when_saved=snapshot, sleep=Sleeper())
         queue.push(changeset("a"))
         await queue.flush()
 
@@ -89,6 +95,7 @@ def test_housekeeping_runs_after_saved_and_edits_meanwhile_are_saved_too() -> No
 
 def test_housekeeping_waits_for_a_pause_and_the_writer_starts_through_the_factory() -> None:
     events: list[str] = []
+    sleep = Sleeper(hold=True)
 
     async def persist(cs: Changeset) -> None:
         events.append(cs.label)
@@ -101,14 +108,13 @@ def test_housekeeping_waits_for_a_pause_and_the_writer_starts_through_the_factor
         return asyncio.ensure_future(coro)
 
     async def run() -> None:
-        queue = SaveQueue(
-            persist, lambda _s: None, when_saved=snapshot, idle_seconds=0.2, start=start
-        )
+        queue = SaveQueue(persist, lambda _s: None, when_saved=snapshot, start=start, sleep=sleep)
         queue.push(changeset("a"))
-        await asyncio.sleep(0.01)
+        assert await sleep.next_wait() == IDLE_SECONDS  # "a" is written; the pause begins
         queue.push(changeset("b"))  # within the pause: written at once, no snapshot between
-        await asyncio.sleep(0.01)
+        assert await sleep.next_wait() == IDLE_SECONDS
         assert events == ["start", "a", "start", "b"]
+        sleep.wake()
         await queue.flush()
 
     asyncio.run(run())

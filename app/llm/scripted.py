@@ -71,8 +71,12 @@ class ScriptedModel:
         return len(self._turns)
 
     def assert_done(self) -> None:
-        if self._turns:
-            raise AssertionError(f"{len(self._turns)} scripted turn(s) were never asked for.")
+        """Fail when replies are left: the code under test stopped asking earlier than scripted."""
+        if not self._turns:
+            return
+        left = len(self._turns)
+        what = "1 scripted reply was" if left == 1 else f"{left:,} scripted replies were"
+        raise AssertionError(f"{what} never asked for; the next is {self._turns[0]!r}.")
 
     async def list_models(self) -> list[str]:
         return [self.model]

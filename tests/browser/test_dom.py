@@ -15,7 +15,8 @@ from tests.browser.fakes import Document, Element
 def test_text_stays_text_and_attributes_are_set_one_by_one(document: Document) -> None:
     replace_children(document.body, h("p", {"class": "note"}, "<b>bold?</b>"))
     paragraph = document.body.firstChild
-    assert paragraph.tagName == "P" and paragraph.getAttribute("class") == "note"
+    assert paragraph.tagName == "P"
+    assert paragraph.getAttribute("class") == "note"
     assert paragraph.querySelector("b") is jsnull
     assert paragraph.text == "<b>bold?</b>"
 
@@ -33,7 +34,8 @@ def test_a_region_replaces_only_what_changed(document: Document) -> None:
     region.show(h("ul", {}, h("li", {}, "one"), h("li", {}, "TWO"), h("li", {}, "three")))
     items = document.body.querySelectorAll("li")
     assert [li.text for li in items] == ["one", "TWO", "three"]
-    assert items[0] is first and items[1] is second  # only the changed text was replaced
+    assert items[0] is first
+    assert items[1] is second  # only the changed text was replaced
 
 
 def test_a_region_rebuilds_when_the_page_was_changed_under_it(document: Document) -> None:
@@ -46,7 +48,9 @@ def test_a_region_rebuilds_when_the_page_was_changed_under_it(document: Document
 
 def test_lookups_tell_null_and_undefined_from_elements(document: Document) -> None:
     document.body.appendChild(Element("div", {"id": "toast", "data-kind": "info"}))
-    assert found(by_id("toast")) and not found(by_id("missing")) and not found(None)
+    assert found(by_id("toast"))
+    assert not found(by_id("missing"))
+    assert not found(None)
     assert not found(jsnull)
     assert data(by_id("toast"), "kind") == "info"
     assert data(by_id("toast"), "other") is None

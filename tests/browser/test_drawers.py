@@ -58,7 +58,8 @@ def test_clicking_inside_without_choosing_keeps_it_open() -> None:
     click(document.getElementById("folders-button"))
     assert document.activeElement is document.getElementById("cardiology")
     click(document.querySelector(".sidebar-head h2"))
-    assert glue.is_open and document.body.dataset.openDrawer == "folders"
+    assert glue.is_open
+    assert document.body.dataset.openDrawer == "folders"
 
 
 def test_escape_and_navigation_close_it() -> None:
@@ -69,7 +70,8 @@ def test_escape_and_navigation_close_it() -> None:
     assert document.activeElement is document.getElementById("folders-button")
     click(document.getElementById("menu-button"))
     dispatch(js.window, Event("hashchange"))
-    assert not glue.is_open and document.body.dataset.openDrawer == ""
+    assert not glue.is_open
+    assert document.body.dataset.openDrawer == ""
 
 
 def test_a_click_on_text_is_read_from_its_element() -> None:

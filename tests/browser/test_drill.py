@@ -191,7 +191,8 @@ def run(action: Callable[[], None]) -> None:
 
 def listening() -> FakeRecognition:
     made = FakeRecognition.made[-1]
-    assert made.started and not made.aborted
+    assert made.started
+    assert not made.aborted
     return made
 
 
@@ -215,16 +216,18 @@ def test_the_prompt_is_said_then_the_answer_listened_for_and_graded(interval: In
     assert page.speaker.said == [("perro", "en", 1.0)]  # the folder has no language of its own
     assert page.fed_kinds() == ["Begin", "SpeechDone"]  # said, then listened for
     made = listening()
-    assert made.lang == "en" and not made.processLocally  # the browser's service (online)
-    assert "dog" in [p.phrase for p in made.phrases] and "repeat" in [
-        p.phrase for p in made.phrases
-    ]
+    assert made.lang == "en"
+    assert not made.processLocally  # the browser's service (online)
+    assert "dog" in [p.phrase for p in made.phrases]
+    assert "repeat" in [p.phrase for p in made.phrases]
     assert text("drill-where").startswith("Your voice is sent to your browser's speech service")
     hear("dog", "dug")
     assert page.fed[-2] == Heard(("dog", "dug"), 0.0)
     assert made.aborted  # a final result ends that recognition
-    assert page.speaker.texts[-1] == "Right." and isinstance(page.fed[-1], SpeechDone)
-    assert text("drill-heard") == "dog" and text("drill-said") == "Right."
+    assert page.speaker.texts[-1] == "Right."
+    assert isinstance(page.fed[-1], SpeechDone)
+    assert text("drill-heard") == "dog"
+    assert text("drill-said") == "Right."
 
 
 def test_interim_words_and_errors_become_the_drill_s_events(interval: Interval) -> None:
@@ -246,7 +249,8 @@ def test_each_speech_reports_done_with_its_id_even_when_the_voice_fails(
     assert page.toasts == ["The voice could not say that."]
     done = [e for e in page.fed if isinstance(e, SpeechDone)]
     drill = page.controller.study.drill
-    assert drill is not None and [d.said for d in done] == [drill.state.said]
+    assert drill is not None
+    assert [d.said for d in done] == [drill.state.said]
     assert listening()  # and on it goes
 
 
@@ -256,7 +260,8 @@ def test_pausing_stops_the_listening_and_a_button_while_speaking_cuts_the_speech
     page = begun()
     made = listening()
     run(lambda: page.glue.button("pause"))
-    assert made.aborted and page.speaker.texts[-1] == "Paused. Say resume or press Resume."
+    assert made.aborted
+    assert page.speaker.texts[-1] == "Paused. Say resume or press Resume."
     page.speaker.holding = True
 
     async def resume_then_skip() -> None:
@@ -265,7 +270,8 @@ def test_pausing_stops_the_listening_and_a_button_while_speaking_cuts_the_speech
         page.glue.button("skip")  # ...and cut off: gato is asked
 
     run(lambda: asyncio.ensure_future(resume_then_skip()) and None)
-    assert page.speaker.cancels == 1 and page.speaker.texts[-2:] == ["perro", "Skipped."]
+    assert page.speaker.cancels == 1
+    assert page.speaker.texts[-2:] == ["perro", "Skipped."]
     assert text("drill-prompt") == "gato"
 
 
@@ -286,7 +292,8 @@ def test_what_does_it_mean_asks_the_scholar_through_the_assistant(
     assert page.fed_kinds().count("Explained" if scholar and scholar.answer else "ExplainFailed")
     if scholar is not None:
         session = page.controller.study.session
-        assert session is not None and session.turn is not None
+        assert session is not None
+        assert session.turn is not None
         assert scholar.asked == [explain_request(session.turn.card)]
 
 
@@ -300,7 +307,8 @@ def test_after_the_summary_help_me_remember_asks_for_mnemonics(interval: Interva
     assert scholar.asked == [mnemonics_request(("perro",))]
     assert page.speaker.texts[-1] == "Perro: a pear on a dog."
     assert text("drill-said") == "Perro: a pear on a dog."
-    assert not interval.running and js.navigator.wakeLock.released == 1  # over
+    assert not interval.running
+    assert js.navigator.wakeLock.released == 1  # over
 
 
 def test_escape_pauses_and_silences_the_drill(interval: Interval) -> None:
@@ -308,8 +316,10 @@ def test_escape_pauses_and_silences_the_drill(interval: Interval) -> None:
     made = listening()
     cancels = page.speaker.cancels
     run(lambda: dispatch(js.document, DomEvent("keydown", key="Escape")))
-    assert made.aborted and page.speaker.cancels == cancels + 1
-    assert not interval.running and js.navigator.wakeLock.released == 1
+    assert made.aborted
+    assert page.speaker.cancels == cancels + 1
+    assert not interval.running
+    assert js.navigator.wakeLock.released == 1
     assert text("drill-start") == "Resume hands-free"
 
 
@@ -318,7 +328,8 @@ def test_leaving_the_screen_sets_the_drill_aside(interval: Interval) -> None:
     made = listening()
     page.controller.navigate(Route(page.folder))
     run(page.draw)
-    assert made.aborted and not interval.running
+    assert made.aborted
+    assert not interval.running
     assert page.speaker.texts == ["perro"]  # "Paused." is not said
 
 
@@ -331,9 +342,11 @@ def test_the_wake_lock_is_taken_only_when_chosen_and_ticks_run_only_while_it_run
     assert ms == TICK_MS
     js.performance.now = lambda: 9_000.0  # 9 s of silence after the prompt
     run(tick)
-    assert Tick(9.0) in page.fed and page.speaker.texts[-1] == NUDGE
+    assert Tick(9.0) in page.fed
+    assert page.speaker.texts[-1] == NUDGE
     run(lambda: page.glue.button("stop"))
-    assert not interval.running and js.navigator.wakeLock.released == 1
+    assert not interval.running
+    assert js.navigator.wakeLock.released == 1
     local_storage.put(PREFS_KEY, json.dumps({"noticed": True, "awake": False}))
     js.navigator.wakeLock = WakeLock()
     study_hands_free(page.controller, page.folder)
@@ -350,7 +363,9 @@ def test_without_recognition_the_screen_offers_other_modes_and_nothing_starts(
     page = Page()
     assert text("drill-cannot") == CANNOT_UNSUPPORTED
     run(page.glue.begin)
-    assert page.fed == [] and page.speaker.said == [] and not interval.running
+    assert page.fed == []
+    assert page.speaker.said == []
+    assert not interval.running
 
 
 def test_offline_on_this_device_it_goes_on_and_says_what_needs_the_network(
@@ -371,7 +386,9 @@ def test_ending_the_session_while_it_runs_pauses_it_without_drawing_a_closed_ses
     page = begun()
     made = listening()
     run(lambda: page.apply(page.controller.dispatch("study-end")))
-    assert made.aborted and not interval.running and page.speaker.texts == ["perro"]
+    assert made.aborted
+    assert not interval.running
+    assert page.speaker.texts == ["perro"]
 
 
 def test_leaving_the_summary_while_mnemonics_are_offered_silences_them(
@@ -387,4 +404,6 @@ def test_leaving_the_summary_while_mnemonics_are_offered_silences_them(
         page.apply(page.controller.dispatch("study-end"))
 
     run(done)
-    assert made.aborted and page.speaker.cancels == cancels + 1 and not interval.running
+    assert made.aborted
+    assert page.speaker.cancels == cancels + 1
+    assert not interval.running

@@ -89,7 +89,8 @@ def test_escape_asks_before_losing_typed_text_in_the_dialog() -> None:
     dialog.open = True
     type_into(dialog.firstChild, "heart")
     press(dialog.firstChild, "Escape")
-    assert dialog.open and document.getElementById("discard-question").tagName == "DIV"
+    assert dialog.open
+    assert document.getElementById("discard-question").tagName == "DIV"
 
 
 def test_escape_closes_an_open_drawer_then_leaves_a_field() -> None:

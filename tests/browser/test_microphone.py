@@ -43,8 +43,12 @@ def test_voice_processing_is_on_unless_turned_off(audio: AudioFakes) -> None:
     opened(Microphone()).close()
     opened(Microphone(processing=False))
     on, off = (asked.audio for asked in audio.devices.asked)
-    assert on.echoCancellation and on.noiseSuppression and on.autoGainControl
-    assert not (off.echoCancellation or off.noiseSuppression or off.autoGainControl)
+    assert on.echoCancellation
+    assert on.noiseSuppression
+    assert on.autoGainControl
+    assert not (off.echoCancellation)
+    assert not (off.noiseSuppression)
+    assert not (off.autoGainControl)
 
 
 def test_the_microphone_feeds_the_analyser_and_never_the_speakers(audio: AudioFakes) -> None:
@@ -160,9 +164,11 @@ def test_a_hundred_turns_leave_no_proxy_stream_or_context_behind(audio: AudioFak
         mic.start_recording()
         asyncio.run(mic.stop_recording())
         mic.close()
-    assert len(audio.proxies.made) == 100 and audio.proxies.alive == 0
+    assert len(audio.proxies.made) == 100
+    assert audio.proxies.alive == 0
     assert all(track.stopped for s in audio.devices.streams for track in s.tracks)
-    assert len(AudioContext.made) == 1 and audio.visualiser.drawing == {}
+    assert len(AudioContext.made) == 1
+    assert audio.visualiser.drawing == {}
 
 
 def test_closing_while_recording_drops_the_recording_and_its_listener(audio: AudioFakes) -> None:
@@ -195,7 +201,8 @@ def test_a_buffer_the_app_plays_moves_the_visualiser_and_is_heard(audio: AudioFa
     mic.unlock()
     speech = object()
     source = mic.play(speech)
-    assert source.buffer is speech and source.started
+    assert source.buffer is speech
+    assert source.started
     assert {n.kind for n in source.outputs} == {"analyser", "destination"}
 
 

@@ -108,7 +108,8 @@ def test_a_word_is_said_in_its_own_its_folders_or_the_users_language(synth: Synt
     for word in (perro, dog, hund):
         page.commands["pronounce"](str(word.id), None)
     page.finish_work()
-    assert dog.lang == "" and hund.lang == ""
+    assert dog.lang == ""
+    assert hund.lang == ""
     assert [(t, lang, name, rate) for t, lang, name, rate, _p in synth.said()] == [
         ("perro", "es", "Español", 0.8),
         ("dog", "de", "Deutsch", 0.8),  # the folder's language, set after it was added
@@ -135,7 +136,8 @@ def test_no_voice_for_the_words_language_is_a_toast(synth: Synthesis) -> None:
 def test_a_missing_word_is_a_toast(synth: Synthesis, item_id: str | None) -> None:
     _speech, page = glue()
     page.commands["pronounce"](item_id, None)
-    assert page.toasts == ["That word is no longer here."] and page.work == []
+    assert page.toasts == ["That word is no longer here."]
+    assert page.work == []
 
 
 def test_voice_settings_survive_blocked_storage_in_the_browsers_language(

@@ -127,9 +127,12 @@ def test_openai_gets_the_recording_as_made_and_the_words_come_back_as_a_final_re
     assert result.segments == (Segment(True, (Alternative("make a folder Cardiology"),)),)
     request = turn.transport.requests[0]
     assert request.url.endswith("/audio/transcriptions")
-    assert request.body is not None and b"speech" in request.body  # the WebM, untouched
-    assert b'filename="speech.webm"' in request.body and b"aorta, Herz" in request.body
-    assert not turn.microphone.is_open and audio.proxies.alive == 0
+    assert request.body is not None
+    assert b"speech" in request.body  # the WebM, untouched
+    assert b'filename="speech.webm"' in request.body
+    assert b"aorta, Herz" in request.body
+    assert not turn.microphone.is_open
+    assert audio.proxies.alive == 0
 
 
 def test_the_request_is_logged_and_counts_against_the_daily_cap(audio: AudioFakes) -> None:
@@ -137,7 +140,8 @@ def test_the_request_is_logged_and_counts_against_the_daily_cap(audio: AudioFake
     assert [(u.kind, u.provider, u.outcome) for u in turn.usage] == [
         ("transcription", "openai", "ok")
     ]
-    assert turn.counter.saved is not None and turn.counter.saved[1] == 1
+    assert turn.counter.saved is not None
+    assert turn.counter.saved[1] == 1
 
 
 def test_a_reached_daily_cap_is_said_and_nothing_is_sent(audio: AudioFakes) -> None:
@@ -153,8 +157,10 @@ def test_a_reached_daily_cap_is_said_and_nothing_is_sent(audio: AudioFakes) -> N
 
     asyncio.run(go())
     error = turn.events[-2]
-    assert isinstance(error, RecognitionError) and error.code == "provider"
-    assert "your limit in Settings" in error.detail and len(turn.transport.requests) == 1
+    assert isinstance(error, RecognitionError)
+    assert error.code == "provider"
+    assert "your limit in Settings" in error.detail
+    assert len(turn.transport.requests) == 1
 
 
 def test_gemini_gets_a_16_khz_mono_wav(audio: AudioFakes) -> None:
@@ -162,7 +168,8 @@ def test_gemini_gets_a_16_khz_mono_wav(audio: AudioFakes) -> None:
     assert turn.kinds == [*SENT, Result, RecognitionEnd]
     inline = turn.transport.json_sent()["contents"][0]["parts"][1]["inlineData"]
     wav = base64.b64decode(inline["data"])
-    assert inline["mimeType"] == "audio/wav" and wav[:4] == b"RIFF"
+    assert inline["mimeType"] == "audio/wav"
+    assert wav[:4] == b"RIFF"
     channels, rate = struct.unpack("<HI", wav[22:28])
     assert (channels, rate) == (1, 16_000)
 
@@ -176,7 +183,8 @@ def test_a_provider_failure_carries_the_providers_sentence(audio: AudioFakes) ->
     turn = said(OPENAI_SETTINGS, Reply(status=401, body={"error": {"message": "bad key"}}))
     assert turn.kinds == [*SENT, RecognitionError, RecognitionEnd]
     error = turn.events[4]
-    assert isinstance(error, RecognitionError) and error.code == "provider"
+    assert isinstance(error, RecognitionError)
+    assert error.code == "provider"
     assert error.detail.startswith("OpenAI did not accept the API key.")
     assert [u.outcome for u in turn.usage] == ["bad_key"]
 
@@ -184,7 +192,8 @@ def test_a_provider_failure_carries_the_providers_sentence(audio: AudioFakes) ->
 def test_abort_while_recording_drops_it_and_sends_nothing(audio: AudioFakes) -> None:
     turn = said(OPENAI_SETTINGS, act=ProviderSession.abort)
     assert turn.events[3:] == [RecognitionError(0.0, "aborted"), RecognitionEnd(0.0)]
-    assert turn.transport.requests == [] and not turn.microphone.is_open
+    assert turn.transport.requests == []
+    assert not turn.microphone.is_open
     assert all(track.stopped for s in audio.devices.streams for track in s.tracks)
 
 
@@ -213,7 +222,8 @@ def test_stopped_before_the_microphone_opened_sends_nothing(audio: AudioFakes) -
         await turn.ended()
 
     asyncio.run(go())
-    assert turn.kinds == [RecognitionEnd] and not turn.microphone.is_open
+    assert turn.kinds == [RecognitionEnd]
+    assert not turn.microphone.is_open
 
 
 @pytest.mark.parametrize(
@@ -262,7 +272,8 @@ def test_offline_nothing_is_recorded(audio: AudioFakes) -> None:
     fakes.js.navigator.onLine = False
     turn = Turn(OPENAI_SETTINGS, ())
     run_start(turn)
-    assert turn.events == [RecognitionError(0.0, "offline")] and audio.devices.asked == []
+    assert turn.events == [RecognitionError(0.0, "offline")]
+    assert audio.devices.asked == []
 
 
 def test_offline_a_server_on_this_machine_still_transcribes(audio: AudioFakes) -> None:

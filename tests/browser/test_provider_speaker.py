@@ -174,8 +174,10 @@ def test_a_language_without_a_browser_voice_is_spoken_by_the_provider(page: Page
     request = page.transport.json_sent()
     assert request["input"] == "こんにちは"
     (element,) = AudioElement.made
-    assert element.src == "" and fakes.live_proxies == []  # let go of once it ended
-    assert page.urls.made == 1 and page.urls.alive == {}  # its blob URL was revoked
+    assert element.src == ""
+    assert fakes.live_proxies == []  # let go of once it ended
+    assert page.urls.made == 1
+    assert page.urls.alive == {}  # its blob URL was revoked
     assert [(u.kind, u.outcome) for u in page.usage] == [("speech", "ok")]
     assert page.synth.spoken == []
 
@@ -194,8 +196,10 @@ def test_the_provider_audio_moves_the_visualiser_and_reaches_the_speakers(page: 
 
     speak_and(speaker, look)
     is_element, src, blob, outputs = seen
-    assert is_element and src.startswith("blob:")
-    assert blob.parts == [MP3] and blob.options.type == "audio/mpeg"
+    assert is_element
+    assert src.startswith("blob:")
+    assert blob.parts == [MP3]
+    assert blob.options.type == "audio/mpeg"
     assert outputs == {"analyser", "destination"}
 
 
@@ -206,7 +210,8 @@ def test_a_language_the_browser_speaks_never_goes_to_the_provider(page: Page) ->
         return await speaker.speak("hello", "en")
 
     assert asyncio.run(go()) is True
-    assert page.transport.requests == [] and [u.text for u in page.synth.spoken] == ["hello"]
+    assert page.transport.requests == []
+    assert [u.text for u in page.synth.spoken] == ["hello"]
 
 
 @pytest.mark.parametrize(
@@ -233,8 +238,10 @@ def test_without_a_provider_allowed_to_speak_the_route_says_why(
 def test_cancel_while_playing_stops_it_and_lets_go(page: Page) -> None:
     speaker = page.speaker(SPOKEN)
     assert speak_and(speaker, speaker.cancel) is False
-    assert not AudioElement.made[-1].playing and page.urls.alive == {}
-    assert AudioElement.made[-1].onended is None and fakes.live_proxies == []
+    assert not AudioElement.made[-1].playing
+    assert page.urls.alive == {}
+    assert AudioElement.made[-1].onended is None
+    assert fakes.live_proxies == []
 
 
 def test_cancel_while_the_provider_works_drops_the_request(page: Page) -> None:
@@ -247,7 +254,8 @@ def test_cancel_while_the_provider_works_drops_the_request(page: Page) -> None:
         return await task
 
     assert asyncio.run(go()) is False
-    assert AudioElement.made == [] and [u.outcome for u in page.usage] == ["stopped"]
+    assert AudioElement.made == []
+    assert [u.outcome for u in page.usage] == ["stopped"]
 
 
 def test_a_provider_failure_is_its_sentence(page: Page) -> None:
@@ -268,11 +276,13 @@ def test_refused_playback_is_a_sentence_and_leaves_nothing(
     speaker = page.speaker(SPOKEN)
     with pytest.raises(SpeechError) as raised:
         asyncio.run(speaker.speak("こんにちは", "ja"))
-    assert raised.value.message == sentence and page.urls.alive == {}
+    assert raised.value.message == sentence
+    assert page.urls.alive == {}
 
 
 def test_audio_that_cannot_be_played_is_a_sentence(page: Page) -> None:
     speaker = page.speaker(SPOKEN)
     with pytest.raises(SpeechError) as raised:
         speak_and(speaker, lambda: AudioElement.made[-1].finish("error"))
-    assert raised.value.message == FAILED and page.urls.alive == {}
+    assert raised.value.message == FAILED
+    assert page.urls.alive == {}

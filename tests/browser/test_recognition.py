@@ -138,9 +138,11 @@ def test_a_session_reports_the_real_events_in_order_and_lets_go_of_its_proxies()
         True,
         recognition.ALTERNATIVES,
     )
-    assert made.processLocally and made.stopped == 1
+    assert made.processLocally
+    assert made.stopped == 1
     assert [p.phrase for p in made.phrases] == ["perro", "gato"]
-    assert fakes.live_proxies == [] and made.listeners == []
+    assert fakes.live_proxies == []
+    assert made.listeners == []
 
 
 def test_an_error_code_is_passed_on() -> None:
@@ -155,12 +157,14 @@ def test_without_a_recogniser_or_offline_nothing_starts() -> None:
     js.window.SpeechRecognition = None
     listening, events = session()
     listening.start("en", local=False)
-    assert events == [RecognitionError(0.0, "unsupported")] and not recognition.supported()
+    assert events == [RecognitionError(0.0, "unsupported")]
+    assert not recognition.supported()
     js.window.SpeechRecognition = FakeRecognition
     js.navigator.onLine = False
     listening, events = session()
     listening.start("en", local=False)
-    assert events == [RecognitionError(0.0, "offline")] and FakeRecognition.made == []
+    assert events == [RecognitionError(0.0, "offline")]
+    assert FakeRecognition.made == []
     listening.start("en", local=True)  # on this device it needs no network
     assert len(FakeRecognition.made) == 1
 

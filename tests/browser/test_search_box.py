@@ -50,7 +50,8 @@ def test_typing_shows_results_with_the_first_selected() -> None:
     box, document = search_box([])
     type_in(document, "heart")
     search = document.getElementById("search")
-    assert box.is_open() and search.getAttribute("aria-expanded") == "true"
+    assert box.is_open()
+    assert search.getAttribute("aria-expanded") == "true"
     assert len(document.querySelectorAll(".search-hit")) == 3  # two words, then "Study them"
     assert selected(document) == ["search-hit-0"]
     assert search.getAttribute("aria-activedescendant") == "search-hit-0"
@@ -71,7 +72,8 @@ def test_enter_opens_the_word_and_closes_the_list() -> None:
     box, document = search_box([])
     type_in(document, "heart")
     press(document, "Enter")
-    assert js.location.hash.startswith("#/folder/") and "/word/" in js.location.hash
+    assert js.location.hash.startswith("#/folder/")
+    assert "/word/" in js.location.hash
     assert not box.is_open()
     assert not document.getElementById("search").hasAttribute("aria-activedescendant")
 
@@ -104,7 +106,8 @@ def test_escape_an_empty_box_and_a_click_elsewhere_close_the_list() -> None:
 def test_no_match_says_so_and_selects_nothing() -> None:
     box, document = search_box([])
     type_in(document, "zebra")
-    assert box.is_open() and selected(document) == []
+    assert box.is_open()
+    assert selected(document) == []
     assert "Nothing matches “zebra”." in document.getElementById("search-results").text
     press(document, "Enter")
     assert js.location.hash == ""

@@ -4,7 +4,6 @@ arrive late, failures as sentences, cancelling, the sentence queue, and no proxy
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,11 +30,11 @@ def proxies() -> list[fakes.Proxy]:
 
 
 @pytest.fixture
-def synth(monkeypatch: pytest.MonkeyPatch) -> Iterator[Synthesis]:
+def synth(monkeypatch: pytest.MonkeyPatch) -> Synthesis:
     synth = Synthesis(VOICES)
     monkeypatch.setattr(fakes.window, "speechSynthesis", synth, raising=False)
     monkeypatch.setattr(fakes.window, "SpeechSynthesisUtterance", Utterance, raising=False)
-    yield synth
+    return synth
 
 
 def started(settings: VoiceSettings | None = None) -> Speaker:
@@ -56,7 +55,8 @@ def test_speaks_with_the_voice_for_the_language_and_the_settings(
     assert run(speaker.speak("perro", "es")) is True
     assert synth.said() == [("perro", "es", "Spanish (Spain)", 1.5, 0.5)]
     assert proxies == []  # released once the utterance ended
-    assert synth.spoken[0].onend is None and synth.spoken[0].onerror is None
+    assert synth.spoken[0].onend is None
+    assert synth.spoken[0].onerror is None
 
 
 def test_a_preferred_voice_is_used_for_its_language(synth: Synthesis) -> None:
@@ -117,7 +117,8 @@ def test_an_utterance_that_never_ends_times_out_and_is_cancelled(
     with pytest.raises(SpeechError) as caught:
         run(started().speak("dog", "en"))
     assert caught.value.message == TIMED_OUT
-    assert synth.cancels == 1 and proxies == []
+    assert synth.cancels == 1
+    assert proxies == []
 
 
 def test_the_queue_speaks_sentences_in_order_between_start_and_end(synth: Synthesis) -> None:
@@ -180,4 +181,5 @@ def test_a_failing_sentence_is_reported_and_ends_the_run(synth: Synthesis) -> No
 
     run(stream())
     assert [t for t, *_rest in synth.said()] == ["Hello."]
-    assert errors and errors[0].startswith("Your browser has no Japanese voice.")
+    assert errors
+    assert errors[0].startswith("Your browser has no Japanese voice.")

@@ -161,10 +161,12 @@ def test_speaking_is_answered_through_the_provider_and_graded(audio: AudioFakes)
     assert text("study-where") == SENT_TO_OPENAI
     hold_say_it(page, then=lambda: bool(page.ran))
     assert page.ran == [("study-spoken", {"heard": "Dog."})]
-    assert "Correct" in page.shown and "You said: “Dog.”" in page.shown
+    assert "Correct" in page.shown
+    assert "You said: “Dog.”" in page.shown
     [upload] = assistant.dialog.transport.requests
     assert upload.url.endswith("/audio/transcriptions")
-    assert upload.body is not None and b"dog" in upload.body  # the card's answer as a hint
+    assert upload.body is not None
+    assert b"dog" in upload.body  # the card's answer as a hint
     assert [(u.kind, u.outcome) for u in assistant.logged] == [("transcription", "ok")]
 
 
@@ -174,7 +176,8 @@ def test_nothing_heard_asks_again_in_the_modes_words(audio: AudioFakes, mode: st
     page = studying(mode, assistant)
     hold_say_it(page, then=lambda: page.voice.state.phase == "idle")
     assert text("study-listening") == NOTHING_HEARD[mode]
-    assert page.ran == [] and "Correct" not in page.shown
+    assert page.ran == []
+    assert "Correct" not in page.shown
 
 
 def test_without_a_provider_the_reason_is_shown_and_nothing_is_recorded(
@@ -184,7 +187,8 @@ def test_without_a_provider_the_reason_is_shown_and_nothing_is_recorded(
     assert text("study-where") == NO_RECOGNITION
     press_say_it()
     assert text("study-listening") == NO_RECOGNITION
-    assert audio.devices.asked == [] and page.ran == []
+    assert audio.devices.asked == []
+    assert page.ran == []
 
 
 def test_before_the_assistant_is_loaded_there_is_no_provider(audio: AudioFakes) -> None:
@@ -198,5 +202,6 @@ def test_on_this_device_only_keeps_the_voice_from_the_provider(audio: AudioFakes
     assert text("study-where") == ONLY_UNAVAILABLE
     press_say_it()
     assert text("study-listening") == ONLY_UNAVAILABLE
-    assert audio.devices.asked == [] and assistant.dialog.transport.requests == []
+    assert audio.devices.asked == []
+    assert assistant.dialog.transport.requests == []
     assert page.ran == []

@@ -68,13 +68,15 @@ def choose(file: File, runtime: Runtime | None = None) -> tuple[Page, str]:
     page = Page(runtime or Runtime())
     asyncio.run(TransferGlue(page)._preview(file))
     patch = page.applied[-1].patch
-    assert patch is not None and isinstance(patch[1], El)
+    assert patch is not None
+    assert isinstance(patch[1], El)
     return page, text_content(patch[1])
 
 
 def test_a_file_over_the_limit_is_refused_before_it_is_read() -> None:
     _page, shown = choose(File("huge.csv", b"x", size=MAX_FILE_BYTES + 1))
-    assert "huge.csv cannot be imported" in shown and "files of up to 100 MB" in shown
+    assert "huge.csv cannot be imported" in shown
+    assert "files of up to 100 MB" in shown
 
 
 def test_a_file_the_browser_cannot_read_says_so() -> None:

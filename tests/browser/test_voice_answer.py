@@ -51,23 +51,28 @@ def finished(answer: str = "") -> Finished:
 def test_each_sentence_is_said_as_soon_as_it_is_complete() -> None:
     heard = Heard()
     heard.feed([TextDelta("The heart pumps. It bea")])
-    assert heard.text == ["The heart pumps."] and heard.started == 1
+    assert heard.text == ["The heart pumps."]
+    assert heard.started == 1
     heard.feed([TextDelta("ts all day. And")])
-    assert heard.text == ["The heart pumps.", "It beats all day."] and heard.started == 1
+    assert heard.text == ["The heart pumps.", "It beats all day."]
+    assert heard.started == 1
     heard.feed([finished()])
-    assert heard.text[-1] == "And." and heard.answer.rest == ""
+    assert heard.text[-1] == "And."
+    assert heard.answer.rest == ""
 
 
 def test_an_answer_that_arrives_whole_is_said_the_same_way() -> None:
     heard = Heard()
     heard.feed([finished("One thing. Another thing.")])
-    assert heard.text == ["One thing.", "Another thing."] and heard.started == 0
+    assert heard.text == ["One thing.", "Another thing."]
+    assert heard.started == 0
 
 
 def test_a_long_answer_offers_more_and_more_says_the_next_part() -> None:
     heard = Heard()
     heard.feed([finished(LONG)])
-    assert heard.text[-1] == "Want more?" and "Sentence number 39" not in " ".join(heard.text)
+    assert heard.text[-1] == "Want more?"
+    assert "Sentence number 39" not in " ".join(heard.text)
     assert heard.answer.rest.startswith("Sentence number 15 is here.")
     heard.said.clear()
     heard.answer.say_more()
@@ -92,9 +97,11 @@ def test_choices_offered_by_a_step_are_kept_for_the_reply_until_a_new_turn() -> 
     heard = Heard()
     heard.feed([StepDone("move", "Which one?", "read", choices=("Heart", "Lungs"))])
     heard.feed([finished(LONG)])
-    assert heard.answer.choices == ("Heart", "Lungs") and heard.answer.rest
+    assert heard.answer.choices == ("Heart", "Lungs")
+    assert heard.answer.rest
     heard.answer.new_turn()
-    assert heard.answer.choices == () and heard.answer.rest == ""
+    assert heard.answer.choices == ()
+    assert heard.answer.rest == ""
 
 
 def test_a_failure_is_said_and_what_was_streamed_is_not_finished() -> None:
@@ -111,7 +118,8 @@ def test_a_hushed_request_is_known_and_its_unsaid_sentence_is_dropped() -> None:
     heard.feed([TextDelta("Half a sent")])
     heard.answer.hush(request)
     heard.feed([finished()])
-    assert heard.answer.hushed(request) and heard.text == []
+    assert heard.answer.hushed(request)
+    assert heard.text == []
 
 
 def test_a_confirmation_is_asked_with_its_first_changes_and_how_to_answer() -> None:

@@ -55,11 +55,14 @@ def key(target: Any, type_: str, name: str, *, repeat: bool = False, ctrl: bool 
 def test_ctrl_m_talks_while_held_and_repeats_are_swallowed(document: Document) -> None:
     voice, _talk = wired(document)
     assert key(document.body, "keydown", "m", ctrl=True).defaultPrevented
-    assert voice.state.held and voice.fed == [Press]
+    assert voice.state.held
+    assert voice.fed == [Press]
     repeat = key(document.body, "keydown", "m", ctrl=True, repeat=True)
-    assert repeat.defaultPrevented and voice.fed == [Press]
+    assert repeat.defaultPrevented
+    assert voice.fed == [Press]
     assert key(document.body, "keyup", "Control").defaultPrevented
-    assert not voice.state.held and voice.fed == [Press, Release]
+    assert not voice.state.held
+    assert voice.fed == [Press, Release]
 
 
 def test_m_without_ctrl_and_keys_up_when_nothing_is_held_are_left_alone(
@@ -84,7 +87,9 @@ def test_space_on_the_talk_button_talks_until_it_comes_up(document: Document) ->
 def test_the_button_held_by_pointer_talks_until_let_go_even_off_it(document: Document) -> None:
     voice, talk = wired(document)
     down = dispatch(talk.firstChild, Event("pointerdown", button=0, pointerId=7))
-    assert down.defaultPrevented and talk.captured == [7] and voice.state.held
+    assert down.defaultPrevented
+    assert talk.captured == [7]
+    assert voice.state.held
     dispatch(talk, Event("pointerup"))
     assert voice.fed == [Press, Release]
 
@@ -102,21 +107,25 @@ def test_a_pointer_let_go_does_not_end_a_turn_the_keys_hold(document: Document) 
     dispatch(talk, Event("pointerup"))
     assert voice.state.held
     dispatch(js.window, Event("blur"))  # leaving the window lets go of everything
-    assert not voice.state.held and voice.fed == [Press, Release]
+    assert not voice.state.held
+    assert voice.fed == [Press, Release]
 
 
 def test_escape_stops_the_voice_before_anything_else_hears_it(document: Document) -> None:
     voice, _talk = wired(document)
     key(document.body, "keydown", "m", ctrl=True)
     escape = key(document.body, "keydown", "Escape")
-    assert escape.defaultPrevented and escape.propagationStopped
-    assert voice.fed == [Press, Stop] and voice.state.phase == "idle"
+    assert escape.defaultPrevented
+    assert escape.propagationStopped
+    assert voice.fed == [Press, Stop]
+    assert voice.state.phase == "idle"
 
 
 def test_escape_is_left_for_the_page_while_the_voice_is_idle(document: Document) -> None:
     voice, _talk = wired(document)
     escape = key(document.body, "keydown", "Escape")
-    assert not (escape.defaultPrevented or escape.propagationStopped)
+    assert not (escape.defaultPrevented)
+    assert not (escape.propagationStopped)
     assert voice.fed == []
 
 
@@ -147,7 +156,9 @@ def test_a_study_card_talks_with_m_alone_outside_fields_and_only_while_asking(
     asking[0] = False
     assert not key(document.body, "keydown", "m").defaultPrevented
     asking[0] = True
-    assert key(document.body, "keydown", "M").defaultPrevented and voice.fed == [Press]
-    assert key(document.body, "keyup", "M").defaultPrevented and voice.fed == [Press, Release]
+    assert key(document.body, "keydown", "M").defaultPrevented
+    assert voice.fed == [Press]
+    assert key(document.body, "keyup", "M").defaultPrevented
+    assert voice.fed == [Press, Release]
     key(document.body, "keydown", "Escape")
     assert voice.fed == [Press, Release]  # Escape is the study screen's own

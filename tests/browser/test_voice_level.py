@@ -47,9 +47,11 @@ def test_the_level_is_drawn_while_wanted_and_the_microphone_let_go_after(
     mic, box = Microphone(), meter()
     level = LevelMeter(mic)
     settle(lambda: level.want(True))
-    assert mic.is_open and box in audio.visualiser.drawing
+    assert mic.is_open
+    assert box in audio.visualiser.drawing
     settle(lambda: level.want(False))
-    assert not mic.is_open and audio.visualiser.drawing == {}
+    assert not mic.is_open
+    assert audio.visualiser.drawing == {}
 
 
 def test_a_turn_that_ends_while_the_microphone_opens_leaves_it_closed(
@@ -59,7 +61,8 @@ def test_a_turn_that_ends_while_the_microphone_opens_leaves_it_closed(
     level = LevelMeter(mic)
     audio.devices.while_asking = lambda: level.want(False)
     settle(lambda: level.want(True))
-    assert not mic.is_open and audio.visualiser.drawing == {}
+    assert not mic.is_open
+    assert audio.visualiser.drawing == {}
 
 
 def test_a_bar_drawn_again_gets_the_level_in_its_new_meter(audio: AudioFakes) -> None:
@@ -69,11 +72,13 @@ def test_a_bar_drawn_again_gets_the_level_in_its_new_meter(audio: AudioFakes) ->
     settle(lambda: level.want(True))
     box = meter()
     settle(level.redrawn, lambda: level.want(True))
-    assert list(audio.visualiser.drawing) == [box] and len(audio.devices.asked) == 1
+    assert list(audio.visualiser.drawing) == [box]
+    assert len(audio.devices.asked) == 1
 
 
 def test_a_microphone_that_cannot_open_costs_only_the_level(audio: AudioFakes) -> None:
     audio.devices.failure = "NotAllowedError"
     mic, _box = Microphone(), meter()
     settle(lambda: LevelMeter(mic).want(True))
-    assert not mic.is_open and audio.visualiser.drawing == {}
+    assert not mic.is_open
+    assert audio.visualiser.drawing == {}

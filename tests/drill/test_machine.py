@@ -37,11 +37,13 @@ def right_away(script: Script, answer: str) -> str:
 def test_a_whole_session_of_right_answers() -> None:
     script = Script()
     first = script.begin()
-    assert says(first)[0].text == "perro" and says(first)[0].lang == "es"
+    assert says(first)[0].text == "perro"
+    assert says(first)[0].lang == "es"
     assert not listens(first)  # never listens while it speaks
     listened = script.spoken()
     assert listened == (Listen("en", listened[0].phrases),)
-    assert "dog" in listened[0].phrases and "say that again" in listened[0].phrases
+    assert "dog" in listened[0].phrases
+    assert "say that again" in listened[0].phrases
     assert "Right." in right_away(script, "dog")
     assert script.prompt() == "gato"
     right_away(script, "cat")
@@ -49,7 +51,8 @@ def test_a_whole_session_of_right_answers() -> None:
     assert script.grades() == [Rating.EASY] * 3
     assert "You studied 3 cards and got 3 right (100%). You missed none." in told
     finished = [e for e in script.last if isinstance(e, Finished)]
-    assert finished and finished[0].summary.cards == 3
+    assert finished
+    assert finished[0].summary.cards == 3
     assert script.drill.view().status == "Session complete."
     assert script.send(Heard(("dog",), script.later(1))) == ()  # over: nothing more
 
@@ -75,7 +78,8 @@ def test_a_wrong_answer_is_told_the_right_one_and_graded_again() -> None:
     view = script.drill.view()
     assert (view.heard, view.said, view.grade) == ("cow", "The answer is dog.", "Again")
     script.spoken()
-    assert script.wait(FEEDBACK - 0.1) == () and script.grades() == []
+    assert script.wait(FEEDBACK - 0.1) == ()
+    assert script.grades() == []
     assert said(script.wait(0.1)) == "gato"
     assert script.grades() == [Rating.AGAIN]
 
@@ -107,7 +111,8 @@ def test_a_near_miss_asks_and_yes_counts_it_right_but_hard() -> None:
     told = script.answer("wader")
     assert [(s.text, s.lang) for s in says(told)] == [("Did you say", "en"), ("water?", "en")]
     asked = script.spoken()
-    assert listens(asked)[0].lang == "en" and "yes" in listens(asked)[0].phrases
+    assert listens(asked)[0].lang == "en"
+    assert "yes" in listens(asked)[0].phrases
     assert said(script.hear("yes")) == "Right."
     script.spoken()
     script.wait(FEEDBACK)
@@ -186,7 +191,9 @@ def test_what_does_it_mean_asks_the_scholar_then_tells_the_answer() -> None:
     script = Script()
     script.begin()
     asked = script.answer("what does it mean?")
-    assert len(asked) == 1 and isinstance(asked[0], Explain) and asked[0].card.term == "perro"
+    assert len(asked) == 1
+    assert isinstance(asked[0], Explain)
+    assert asked[0].card.term == "perro"
     assert script.drill.view().status == "Asking the Scholar…"
     assert script.wait(30) == ()  # waiting for the Scholar is no silence
     told = script.send(Explained("Perro is Spanish for dog.", script.later(1)))
@@ -306,7 +313,8 @@ def test_silence_gets_one_prompt_then_a_pause_and_never_a_grade() -> None:
     script.spoken()
     assert script.wait(7.9) == ()
     nudged = script.wait(0.1)
-    assert nudged[0] == StopListening() and said(nudged) == NUDGE
+    assert nudged[0] == StopListening()
+    assert said(nudged) == NUDGE
     script.spoken()
     assert script.wait(19.9) == ()
     assert said(script.wait(0.1)) == PAUSED
@@ -330,7 +338,8 @@ def test_a_command_while_the_app_speaks_interrupts_it_and_an_answer_is_ignored()
     script.begin()
     assert script.hear("dog") == ()  # during the prompt: too early, never graded
     told = script.hear("skip")
-    assert told[0] == StopSpeaking() and said(told) == "Skipped. gato"
+    assert told[0] == StopSpeaking()
+    assert said(told) == "Skipped. gato"
     first = script.drill.state.said
     assert script.send(SpeechDone(first - 1, script.later(0.1))) == ()  # the cut-off one
     assert script.grades() == []
@@ -366,7 +375,8 @@ def test_listening_that_fails_quietly_listens_again_and_otherwise_pauses() -> No
     assert said(script.wait(3)) == NUDGE  # the silence clock kept running
     script.spoken()
     blocked = script.send(ListenFailed(problem("not-allowed"), script.later(1)))
-    assert said(blocked).endswith(PAUSED_DEAF) and "microphone is blocked" in said(blocked)
+    assert said(blocked).endswith(PAUSED_DEAF)
+    assert "microphone is blocked" in said(blocked)
     assert script.spoken() == ()  # no listening while it cannot
     assert script.drill.view().status == PAUSED_DEAF
     assert said(script.send(Button(Command.RESUME, script.later(1)))) == "perro"

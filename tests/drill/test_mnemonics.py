@@ -37,16 +37,19 @@ def test_help_me_remember_asks_for_mnemonics_of_the_missed_words_and_says_them()
     script = missed_two()
     assert not script.drill.over  # still listening for the request
     [listen] = listens(script.spoken())
-    assert listen.lang == "en" and "help me remember" in listen.phrases
+    assert listen.lang == "en"
+    assert "help me remember" in listen.phrases
     [remind] = script.hear("help me remember")
-    assert isinstance(remind, Remind) and remind.terms == ("perro", "gato")
+    assert isinstance(remind, Remind)
+    assert remind.terms == ("perro", "gato")
     assert script.drill.view().said == "Asking the Scholar…"
     mnemonics = "**Perro**: a *pear* on a dog. " + "Gato sounds like gateau: a cat on a cake. " * 9
     told = said(script.send(Explained(mnemonics, script.later(1))))
     assert told.startswith("Perro: a pear on a dog. Gato sounds like gateau")
     assert len(told.split()) <= MNEMONICS_WORDS
     assert script.drill.view().said.endswith(mnemonics)  # all of it on screen
-    assert script.drill.over and script.spoken() == ()
+    assert script.drill.over
+    assert script.spoken() == ()
     assert script.drill.view().phase == "finished"
 
 
@@ -64,10 +67,12 @@ def test_the_window_closes_after_silence_or_anything_else_and_a_button_asks_too(
     script.spoken()
     assert listens(script.hear("what a session"))  # not the request: listens on
     assert script.wait(OFFER_SECONDS) == (StopListening(),)
-    assert script.drill.over and script.hear("help me remember") == ()
+    assert script.drill.over
+    assert script.hear("help me remember") == ()
     script = missed_two()
     script.spoken()
-    assert script.hear("stop") == () and script.drill.over  # heard: already not listening
+    assert script.hear("stop") == ()
+    assert script.drill.over  # heard: already not listening
     script = missed_two()
     asked = script.send(Button(Command.MNEMONICS, script.later(0.1)))  # while still saying it
     assert isinstance(asked[-1], Remind)
@@ -79,11 +84,13 @@ def test_no_missed_words_no_offer_and_the_drill_is_over_at_once() -> None:
     script.answer("dog")
     script.spoken()
     told = script.hear("stop")
-    assert OFFER_MNEMONICS not in said(told) and script.drill.over
+    assert OFFER_MNEMONICS not in said(told)
+    assert script.drill.over
 
 
 def test_during_a_card_help_me_remember_explains_the_card() -> None:
     script = Script()
     script.begin()
     [explain] = script.answer("help me remember")
-    assert isinstance(explain, Explain) and explain.card.term == "perro"
+    assert isinstance(explain, Explain)
+    assert explain.card.term == "perro"

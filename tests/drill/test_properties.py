@@ -80,9 +80,11 @@ def test_no_event_sequence_loses_or_doubles_a_grade(sequence: list[Action]) -> N
         written = len(script.grades()) - before
         decided = state.suggested is not None
         if written < 0:
-            assert written == -1 and undoes(action)
+            assert written == -1
+            assert undoes(action)
         if written > 0:
-            assert written == 1 and (decided or grades_at_once(action))
+            assert written == 1
+            assert decided or grades_at_once(action)
             assert action[0] != "tick" or state.phase == "feedback"
         if decided and script.drill.state.suggested is None and not undoes(action):
             assert written == 1  # a decided grade leaves only by being written (or undone)

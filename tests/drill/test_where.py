@@ -18,8 +18,11 @@ def test_on_this_device_first_then_the_browser_s_service() -> None:
 
 def test_offline_on_this_device_goes_on_and_says_what_needs_the_network() -> None:
     here = hands_free(recognition=True, on_device="available", on_device_only=False, online=False)
-    assert here.can and here.sentence == ON_DEVICE and here.offline == OFFLINE
-    assert "explanations" in OFFLINE and "mnemonics" in OFFLINE
+    assert here.can
+    assert here.sentence == ON_DEVICE
+    assert here.offline == OFFLINE
+    assert "explanations" in OFFLINE
+    assert "mnemonics" in OFFLINE
 
 
 @pytest.mark.parametrize(
@@ -38,4 +41,6 @@ def test_why_hands_free_cannot_listen(
     cannot = hands_free(
         recognition=recognition, on_device=on_device, on_device_only=only, online=online
     )
-    assert not cannot.can and cannot.sentence == why and cannot.offline == ""
+    assert not cannot.can
+    assert cannot.sentence == why
+    assert cannot.offline == ""

@@ -157,7 +157,8 @@ def test_a_rate_limit_is_waited_out_then_the_answer_comes(aimock: str, provider:
     waits = Waits()
     response = asyncio.run(client(aimock, provider, waits).complete(ask(f"busy-{provider}"), print))
     assert response.message.text == "Back again."
-    assert len(waits.seen) == 1 and 2.0 <= waits.seen[0] <= 2.2  # the emulator's Retry-After
+    assert len(waits.seen) == 1
+    assert 2.0 <= waits.seen[0] <= 2.2  # the emulator's Retry-After
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -177,7 +178,8 @@ def test_a_cut_stream_keeps_what_arrived(aimock: str, provider: Provider) -> Non
     with pytest.raises(ProviderError) as caught:
         asyncio.run(client(aimock, provider).complete(ask("cut story"), shown.append))
     assert caught.value.kind == "stream_cut"
-    assert caught.value.partial == "".join(shown) and STORY.startswith(caught.value.partial)
+    assert caught.value.partial == "".join(shown)
+    assert STORY.startswith(caught.value.partial)
     assert 0 < len(caught.value.partial) < len(STORY)
 
 
@@ -201,7 +203,8 @@ def test_a_wrong_key_is_refused_plainly_and_not_retried(aimock: str, provider: P
     wrong = "wrong-key-abcdefghijklmnopqrstuvwxyz"
     with pytest.raises(ProviderError) as caught:
         asyncio.run(client(aimock, provider, waits, key=wrong).complete(ask("define aorta"), print))
-    assert caught.value.kind == "bad_key" and waits.seen == []
+    assert caught.value.kind == "bad_key"
+    assert waits.seen == []
     assert wrong not in caught.value.message
 
 

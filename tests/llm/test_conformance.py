@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from tests.llm import gemini_fixtures as gx
 from tests.llm.conformance import (
@@ -30,7 +31,7 @@ def test_a_wrong_openai_request_is_caught(body: dict[str, object]) -> None:
 
 
 def test_a_wrong_openai_chunk_is_caught() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValidationError, match=r"choices\.0\.index"):
         assert_openai_chunk({"object": "chat.completion.chunk", "choices": [{"delta": {}}]})
 
 

@@ -35,12 +35,14 @@ def test_each_status_has_its_kind_and_a_next_step(status: int, kind: str, says: 
     for body in (b"", b"<html>Bad Gateway</html>", {"error": "plain string"}, [1, 2]):
         error = fail(status, body)
         assert (error.kind, error.status) == (kind, status)
-        assert says in error.message and error.message.endswith(".")
+        assert says in error.message
+        assert error.message.endswith(".")
 
 
 def test_the_provider_reason_is_quoted_for_a_rejected_request_but_never_the_secret() -> None:
     error = fail(400, {"error": {"message": "Bad header s3cret " + "x" * 500}})
-    assert "Bad header [hidden]" in error.message and "s3cret" not in error.message
+    assert "Bad header [hidden]" in error.message
+    assert "s3cret" not in error.message
     assert len(error.message) < 420
 
 
@@ -49,7 +51,8 @@ def test_retry_after_in_seconds_or_as_a_date() -> None:
     assert retry_after_seconds("1.5") == 1.5
     assert retry_after_seconds("Wed, 21 Oct 2015 07:28:10 GMT", now=1445412480.0) == 10.0
     assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412490.0) == 0.0
-    assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
+    assert retry_after_seconds("soon") is None
+    assert retry_after_seconds(None) is None
     assert fail(429, b"", {"Retry-After": "3"}).retry_after_s == 3.0
 
 

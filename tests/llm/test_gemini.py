@@ -77,16 +77,16 @@ def test_function_calls_get_stable_ids_and_thoughts_stay_out_of_the_text() -> No
         ("ADD_WORDS", {"folder": "Cardiology", "words": ["aorta"]}),
         ("GET_FOLDER_STRUCTURE", {}),
     ]
-    assert calls[0].id != calls[1].id and [c.id for c in calls] == [
-        c.id for c in again.message.tool_calls
-    ]
+    assert calls[0].id != calls[1].id
+    assert [c.id for c in calls] == [c.id for c in again.message.tool_calls]
     assert first.message.text == ""  # the thought is not part of the answer
     assert first.finish_reason == "tool_calls"  # Gemini says STOP; a call was made
     assert (first.usage.input_tokens, first.usage.output_tokens) == (210, 65)
     sent = transport.requests[0]
     assert sent.url == f"{BASE}/models/gemini-3-pro-preview:generateContent"
     assert sent.headers["x-goog-api-key"] == GEMINI_KEY
-    assert GEMINI_KEY not in sent.url and GEMINI_KEY.encode() not in (sent.body or b"")
+    assert GEMINI_KEY not in sent.url
+    assert GEMINI_KEY.encode() not in (sent.body or b"")
 
 
 def test_the_model_turn_goes_back_exactly_as_it_came_signatures_included() -> None:

@@ -24,7 +24,8 @@ def declared(model: type[BaseModel]) -> dict[str, Any]:
 def test_references_are_inlined_and_null_options_become_nullable() -> None:
     schema = declared(AddWords)
     meanings = schema["properties"]["meanings"]["items"]
-    assert meanings["type"] == "OBJECT" and meanings["required"] == ["text"]
+    assert meanings["type"] == "OBJECT"
+    assert meanings["required"] == ["text"]
     assert meanings["properties"]["example"] == {
         "description": "An example sentence",
         "type": "STRING",

@@ -77,8 +77,11 @@ def test_the_request_carries_the_whole_history_in_openai_terms() -> None:
 
 def test_a_request_without_tools_sends_no_tool_choice_and_no_temperature() -> None:
     body = request_body(PLAIN, model="m", stream=False, token_param="max_tokens")
-    assert "tools" not in body and "tool_choice" not in body and "temperature" not in body
-    assert body["max_tokens"] == 2048 and "stream" not in body
+    assert "tools" not in body
+    assert "tool_choice" not in body
+    assert "temperature" not in body
+    assert body["max_tokens"] == 2048
+    assert "stream" not in body
 
 
 def test_forcing_a_text_answer_keeps_the_tools_but_says_none() -> None:
@@ -88,7 +91,8 @@ def test_forcing_a_text_answer_keeps_the_tools_but_says_none() -> None:
         stream=False,
         token_param="max_completion_tokens",
     )
-    assert body["tool_choice"] == "none" and len(body["tools"]) == 2
+    assert body["tool_choice"] == "none"
+    assert len(body["tools"]) == 2
 
 
 def test_the_fixtures_are_real_openai_shapes() -> None:
@@ -109,7 +113,8 @@ def test_a_streamed_answer_arrives_piece_by_piece_with_usage() -> None:
     assert sent.url == f"{BASE}/chat/completions"
     assert sent.headers["authorization"] == f"Bearer {KEY}"
     assert sent.headers["accept"] == "text/event-stream"
-    assert KEY not in sent.url and KEY.encode() not in (sent.body or b"")
+    assert KEY not in sent.url
+    assert KEY.encode() not in (sent.body or b"")
 
 
 def test_streamed_tool_calls_are_assembled_by_index() -> None:
@@ -149,12 +154,15 @@ def test_non_streamed_answers_with_text_or_tool_calls() -> None:
     transport = ScriptedTransport(Reply(body=fx.TEXT_COMPLETION), Reply(body=fx.TOOL_COMPLETION))
     openai = client(transport)
     text = asyncio.run(openai.complete(PLAIN))
-    assert text.message.text == "Hello!" and text.usage.output_tokens == 30
+    assert text.message.text == "Hello!"
+    assert text.usage.output_tokens == 30
     assert "stream" not in transport.json_sent(0)
     tools = asyncio.run(openai.complete(REQUEST))
     good, bad = tools.message.tool_calls
-    assert good.arguments == {"folder": "A", "words": ["b"]} and good.arguments_text is None
-    assert bad.arguments == {} and bad.arguments_text == '{"folder": "A", "words": [oops'
+    assert good.arguments == {"folder": "A", "words": ["b"]}
+    assert good.arguments_text is None
+    assert bad.arguments == {}
+    assert bad.arguments_text == '{"folder": "A", "words": [oops'
 
 
 def test_history_with_unparseable_arguments_is_sent_back_as_the_model_wrote_it() -> None:
@@ -195,7 +203,8 @@ def test_a_keyless_local_server_gets_no_authorization_header() -> None:
 def test_models_are_listed_without_the_ones_that_cannot_chat() -> None:
     transport = ScriptedTransport(Reply(body=fx.MODELS), Reply(body=fx.MODELS))
     assert asyncio.run(client(transport).list_models()) == ["gpt-4.1-mini", "gpt-4o"]
-    assert transport.requests[0].method == "GET" and transport.requests[0].url == f"{BASE}/models"
+    assert transport.requests[0].method == "GET"
+    assert transport.requests[0].url == f"{BASE}/models"
     compatible = client(transport, provider="openai_compatible")
     assert len(asyncio.run(compatible.list_models())) == 4
 
@@ -203,19 +212,23 @@ def test_models_are_listed_without_the_ones_that_cannot_chat() -> None:
 def failure(reply: Reply) -> ProviderError:
     with pytest.raises(ProviderError) as caught:
         complete(ScriptedTransport(reply))
-    assert KEY not in str(caught.value) and KEY not in caught.value.message
+    assert KEY not in str(caught.value)
+    assert KEY not in caught.value.message
     return caught.value
 
 
 def test_a_bad_key_never_quotes_the_key_back() -> None:
     error = failure(Reply(status=401, body=fx.BAD_KEY))
-    assert error.kind == "bad_key" and not error.retryable
-    assert "sk-" not in error.message and "Test key" in error.message
+    assert error.kind == "bad_key"
+    assert not error.retryable
+    assert "sk-" not in error.message
+    assert "Test key" in error.message
 
 
 def test_insufficient_quota_is_not_a_rate_limit() -> None:
     error = failure(Reply(status=429, body=fx.NO_QUOTA, headers={"retry-after": "20"}))
-    assert error.kind == "quota" and not error.retryable
+    assert error.kind == "quota"
+    assert not error.retryable
 
 
 def test_a_rate_limit_carries_the_retry_after_header() -> None:
@@ -263,11 +276,13 @@ def test_an_empty_stream_is_asked_again_without_streaming_and_the_server_is_reme
             client(ScriptedTransport(Reply(body=fx.TOOL_COMPLETION))).complete(REQUEST)
         ).message.tool_calls
     ]
-    assert transport.json_sent(0)["stream"] is True and "stream" not in transport.json_sent(1)
+    assert transport.json_sent(0)["stream"] is True
+    assert "stream" not in transport.json_sent(1)
     again = OpenAIClient(transport, model="smollm2", base_url=base, provider="local")
     text = asyncio.run(again.complete(PLAIN, shown.append))
     assert "stream" not in transport.json_sent(2)  # remembered for this server
-    assert text.message.text == "Hello!" and shown == ["Hello!"]
+    assert text.message.text == "Hello!"
+    assert shown == ["Hello!"]
 
 
 def test_an_empty_stream_twice_is_said_plainly_not_as_a_cut_answer() -> None:

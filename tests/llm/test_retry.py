@@ -71,7 +71,8 @@ def test_server_errors_back_off_exponentially_and_stop_after_three_tries() -> No
     call, calls = failing(error("server"), error("timeout"), error("server"))
     with pytest.raises(ProviderError) as caught:
         run(call, clock)
-    assert caught.value.kind == "server" and len(calls) == 3
+    assert caught.value.kind == "server"
+    assert len(calls) == 3
     assert clock.waits == [1.0, 2.0]
     assert [n for _, n in clock.announced] == [2, 3]
 
@@ -84,7 +85,8 @@ def test_failures_that_time_will_not_fix_are_never_retried(kind: ErrorKind) -> N
     call, calls = failing(error(kind, retry_after=1))
     with pytest.raises(ProviderError):
         run(call, clock)
-    assert len(calls) == 1 and clock.waits == []
+    assert len(calls) == 1
+    assert clock.waits == []
 
 
 def test_a_provider_asking_for_a_very_long_wait_is_not_waited_for() -> None:
@@ -92,7 +94,8 @@ def test_a_provider_asking_for_a_very_long_wait_is_not_waited_for() -> None:
     call, calls = failing(error("rate_limited", retry_after=3600))
     with pytest.raises(ProviderError):
         run(call, clock)
-    assert len(calls) == 1 and clock.waits == []
+    assert len(calls) == 1
+    assert clock.waits == []
 
 
 def test_stop_during_a_wait_ends_it_at_once_without_another_try() -> None:
@@ -101,7 +104,8 @@ def test_stop_during_a_wait_ends_it_at_once_without_another_try() -> None:
     call, calls = failing(error("server"))
     with pytest.raises(ProviderError) as caught:
         run(call, clock, cancel=token)
-    assert caught.value.kind == "stopped" and len(calls) == 1
+    assert caught.value.kind == "stopped"
+    assert len(calls) == 1
 
 
 def test_nothing_is_tried_once_stopped() -> None:
@@ -110,7 +114,8 @@ def test_nothing_is_tried_once_stopped() -> None:
     call, calls = failing()
     with pytest.raises(ProviderError) as caught:
         run(call, Clock(), cancel=token)
-    assert caught.value.kind == "stopped" and calls == []
+    assert caught.value.kind == "stopped"
+    assert calls == []
 
 
 @given(

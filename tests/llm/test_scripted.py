@@ -1,4 +1,5 @@
-"""The scripted model is strict: it records, streams, raises, and refuses extra calls."""
+"""The scripted model is strict: it records, streams, raises, refuses extra calls, and a test
+that leaves a reply unasked fails."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from app.llm.errors import ProviderError
 from app.llm.messages import Message, ModelRequest, ModelResponse
 from app.llm.scripted import ScriptedModel, UnexpectedCall, call, reply
+from tests.script_check import replies_all_asked_for
 
 
 def _request(text: str) -> ModelRequest:
@@ -31,16 +33,23 @@ def test_turns_play_in_order_and_every_request_is_recorded() -> None:
     assert second.message.tool_calls[0].arguments == {"term": "a"}
     assert _complete(model, "3").message.text == "you said 3"
     assert [r.messages[-1].text for r in model.requests] == ["1", "2", "3"]
-    model.assert_done()
     with pytest.raises(UnexpectedCall, match="#4 was not in the script"):
         _complete(model, "4")
 
 
-def test_unused_turns_are_reported() -> None:
-    model = ScriptedModel("a", "b")
-    _complete(model, "1")
-    with pytest.raises(AssertionError, match="1 scripted turn"):
-        model.assert_done()
+@pytest.mark.unused_replies
+def test_a_reply_left_in_the_script_fails_the_test() -> None:
+    leftover = pytest.raises(
+        AssertionError, match="1 scripted reply was never asked for; the next is 'not asked'"
+    )
+    with leftover, replies_all_asked_for():
+        _complete(ScriptedModel("asked", "not asked"), "1")
+    with replies_all_asked_for():
+        _complete(ScriptedModel("asked"), "1")
+
+
+def test_every_test_checks_its_scripts(request: pytest.FixtureRequest) -> None:
+    assert "_every_scripted_reply_is_asked_for" in request.fixturenames
 
 
 def test_text_streams_in_word_chunks() -> None:

@@ -102,11 +102,13 @@ def test_the_daily_cap_counts_per_local_day_and_says_so_when_hit() -> None:
     guard.admit()
     with pytest.raises(ProviderError) as caught:
         guard.admit()
-    assert caught.value.kind == "daily_cap" and "today's 2 requests" in caught.value.message
+    assert caught.value.kind == "daily_cap"
+    assert "today's 2 requests" in caught.value.message
     assert not caught.value.retryable
     day.today = date(2026, 3, 2)
     guard.admit()
-    assert guard.used_today() == 1 and counter.saved == ("2026-03-02", 1)
+    assert guard.used_today() == 1
+    assert counter.saved == ("2026-03-02", 1)
 
 
 def test_the_client_caps_output_tokens_and_counts_every_try() -> None:
@@ -124,9 +126,11 @@ def test_the_client_caps_output_tokens_and_counts_every_try() -> None:
     client = make_client(settings, transport, counter=counter, sleep=sleep)
     greedy = ModelRequest(system="", messages=PLAIN.messages, max_output_tokens=50_000)
     response = asyncio.run(client.complete(greedy))
-    assert response.message.text == "hi" and len(waits) == 1
+    assert response.message.text == "hi"
+    assert len(waits) == 1
     assert transport.json_sent()["generationConfig"]["maxOutputTokens"] == 100
-    assert counter.saved is not None and counter.saved[1] == 2
+    assert counter.saved is not None
+    assert counter.saved[1] == 2
     assert transport.requests[0].headers == {
         "x-goog-api-key": GEMINI_KEY,
         "content-type": "application/json",
@@ -137,7 +141,8 @@ def test_a_missing_key_is_a_plain_sentence_before_any_request() -> None:
     transport = ScriptedTransport()
     with pytest.raises(ProviderError) as caught:
         make_client(ProviderSettings(provider="openai"), transport)
-    assert caught.value.kind == "bad_key" and "Paste your OpenAI API key" in caught.value.message
+    assert caught.value.kind == "bad_key"
+    assert "Paste your OpenAI API key" in caught.value.message
 
 
 def check(settings: ProviderSettings, *replies: Reply) -> llm_settings.KeyCheck:
@@ -146,7 +151,8 @@ def check(settings: ProviderSettings, *replies: Reply) -> llm_settings.KeyCheck:
 
 def test_test_key_answers_in_a_sentence() -> None:
     good = check(ProviderSettings(api_key=GEMINI_KEY), Reply(body=gx.MODELS_PAGE_2))
-    assert good.ok and good.models == ["gemini-2.5-pro"]
+    assert good.ok
+    assert good.models == ["gemini-2.5-pro"]
     assert good.sentence == (
         "It works: Gemini offers 1 model. "
         "gemini-2.5-flash is not one of them: choose one from the list."
@@ -154,10 +160,13 @@ def test_test_key_answers_in_a_sentence() -> None:
     bad = check(
         ProviderSettings(provider="openai", api_key=KEY), Reply(status=401, body=ox.BAD_KEY)
     )
-    assert not bad.ok and "did not accept the API key" in bad.sentence and KEY not in bad.sentence
+    assert not bad.ok
+    assert "did not accept the API key" in bad.sentence
+    assert KEY not in bad.sentence
     local = ProviderSettings(provider="openai_compatible", model="llama3.2")
     unlisted = check(local, Reply(status=404, body="404 page not found"))
-    assert unlisted.ok and "does not list its models" in unlisted.sentence
+    assert unlisted.ok
+    assert "does not list its models" in unlisted.sentence
 
 
 def test_test_key_lists_a_servers_models_before_one_is_named() -> None:
@@ -165,7 +174,8 @@ def test_test_key_lists_a_servers_models_before_one_is_named() -> None:
         {"provider": "openai_compatible", "model": ""}, context={"testing": True}
     )
     listed = check(local, Reply(body=ox.MODELS))
-    assert listed.ok and listed.models
+    assert listed.ok
+    assert listed.models
     assert listed.sentence.startswith("It works: The server at localhost:11434 offers")
     assert "not one of them" not in listed.sentence
 
@@ -233,6 +243,8 @@ def test_a_local_address_without_v1_is_noticed_and_the_fix_suggested() -> None:
         local, Reply(status=404, body='{"detail":"Not Found"}'), Reply(body=ox.MODELS)
     )
     assert not missing_v1.ok
-    assert "http://localhost:8080/v1" in missing_v1.sentence and "add /v1" in missing_v1.sentence
+    assert "http://localhost:8080/v1" in missing_v1.sentence
+    assert "add /v1" in missing_v1.sentence
     neither = check(local, Reply(status=404, body="{}"), Reply(status=404, body="{}"))
-    assert neither.ok and "does not list its models" in neither.sentence
+    assert neither.ok
+    assert "does not list its models" in neither.sentence

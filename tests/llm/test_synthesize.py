@@ -124,7 +124,8 @@ def test_a_local_server_without_speech_says_the_browser_speaks_instead() -> None
 )
 def test_an_answer_without_audio_is_a_sentence(settings: ProviderSettings, reply: Reply) -> None:
     error = failure(settings, reply)
-    assert error.kind == "bad_response" and "could not read" in error.message
+    assert error.kind == "bad_response"
+    assert "could not read" in error.message
 
 
 @pytest.mark.parametrize(
@@ -141,6 +142,7 @@ def test_each_request_counts_and_is_logged_even_when_it_fails() -> None:
     options = {"counter": counter, "on_usage": usage.append}
     run(OPENAI, Reply(body=MP3, headers={"content-type": "audio/mpeg"}), options=options)
     failure(OPENAI, Reply(status=403, body={"error": {"message": "no"}}), options=options)
-    assert counter.saved is not None and counter.saved[1] == 2
+    assert counter.saved is not None
+    assert counter.saved[1] == 2
     assert [(u.kind, u.outcome) for u in usage] == [("speech", "ok"), ("speech", "permission")]
     assert usage[1].detail.startswith("OpenAI refused")

@@ -204,12 +204,14 @@ def test_gemini_hearing_nothing_gives_an_empty_transcript() -> None:
 )
 def test_an_unreadable_answer_is_a_sentence(settings: ProviderSettings, body: Any) -> None:
     error = failure(settings, Reply(body=body), audio=WAV, mime="audio/wav")
-    assert error.kind == "bad_response" and "could not read" in error.message
+    assert error.kind == "bad_response"
+    assert "could not read" in error.message
 
 
 def test_errors_are_sentences_without_the_key() -> None:
     error = failure(OPENAI, Reply(status=401, body=ox.BAD_KEY))
-    assert error.kind == "bad_key" and KEY not in error.message
+    assert error.kind == "bad_key"
+    assert KEY not in error.message
     assert error.message.startswith("OpenAI did not accept the API key")
 
 
@@ -249,7 +251,8 @@ def test_every_try_counts_against_the_daily_cap_and_is_logged() -> None:
         clock=lambda: next(ticks),
     )
     assert len(transport.requests) == 2
-    assert counter.saved is not None and counter.saved[1] == 2
+    assert counter.saved is not None
+    assert counter.saved[1] == 2
     assert usage == [AudioUsage("transcription", "openai", "gpt-4o-mini-transcribe", 250, "ok")]
     entry = UsageEntry.model_validate(usage[0].entry_fields())
     assert (entry.agent, entry.outcome, entry.total_ms) == ("transcription", "ok", 250)
@@ -275,8 +278,7 @@ def test_stop_ends_a_request_that_hangs() -> None:
                 OPENAI, transport, WEBM, "audio/webm", "en", options=AudioOptions(cancel=token)
             )
         )
-        while not transport.requests:
-            await asyncio.sleep(0)
+        await transport.requested.wait()
         token.cancel()
         with pytest.raises(ProviderError) as caught:
             await task
@@ -287,4 +289,5 @@ def test_stop_ends_a_request_that_hangs() -> None:
 
 def test_a_timeout_is_a_sentence() -> None:
     error = failure(OPENAI, *[Reply(error=ProviderError("timeout", "slow"))] * 3)
-    assert error.kind == "timeout" and error.message.startswith("OpenAI took too long")
+    assert error.kind == "timeout"
+    assert error.message.startswith("OpenAI took too long")

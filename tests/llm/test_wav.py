@@ -36,7 +36,8 @@ def tone(rate: int, seconds: float, hz: float = 440.0, level: float = 0.5) -> li
 
 def test_the_header_says_16_khz_mono_16_bit_pcm() -> None:
     data = samples_wav([tone(16_000, 0.1)], 16_000)
-    assert data[:4] == b"RIFF" and data[8:16] == b"WAVEfmt "
+    assert data[:4] == b"RIFF"
+    assert data[8:16] == b"WAVEfmt "
     (riff_size,) = struct.unpack_from("<I", data, 4)
     fmt_size, audio_format, channels, rate, byte_rate, align, bits = struct.unpack_from(
         "<IHHIIHH", data, 16
@@ -95,7 +96,8 @@ def test_a_broken_sample_becomes_silence() -> None:
 
 def test_no_samples_make_an_empty_but_valid_wav() -> None:
     params, frames = read(samples_wav([[]], 48_000))
-    assert params.nframes == 0 and frames == []
+    assert params.nframes == 0
+    assert frames == []
 
 
 @pytest.mark.parametrize(

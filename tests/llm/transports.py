@@ -82,10 +82,12 @@ class ScriptedTransport:
         self.replies = list(replies)
         self.requests: list[HttpRequest] = []
         self.responses: list[ScriptedResponse] = []
+        self.requested = asyncio.Event()  # set by the first request
         self._random = random.Random(seed)
 
     async def send(self, request: HttpRequest) -> HttpResponse:
         self.requests.append(request)
+        self.requested.set()
         assert self.replies, f"unexpected request to {request.url}"
         reply = self.replies.pop(0)
         await asyncio.sleep(0)

@@ -98,7 +98,8 @@ def test_a_viewbox_that_is_not_a_square_is_refused() -> None:
 def test_the_app_icon_is_a_blue_rounded_square_with_a_white_book() -> None:
     icon = read_icon(SVG.read_text())
     rows = render(icon, 192)
-    assert len(rows) == 192 and all(len(row) == 192 * 4 for row in rows)
+    assert len(rows) == 192
+    assert all(len(row) == 192 * 4 for row in rows)
     assert pixel(rows, 0, 0)[3] == 0  # the rounded corner is transparent
     assert pixel(rows, 96, 10) == (*BLUE, 255)  # the square's top edge area
     assert pixel(rows, 70, 96) == (255, 255, 255, 255)  # the left page

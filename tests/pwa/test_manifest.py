@@ -47,7 +47,8 @@ def test_every_icon_is_one_the_build_renders_at_its_stated_size() -> None:
     assert set(listed) == {ICON_FOLDER + name for name in ICONS}
     for name, (size, maskable) in ICONS.items():
         icon = listed[ICON_FOLDER + name]
-        assert icon["sizes"] == f"{size}x{size}" and icon["type"] == "image/png"
+        assert icon["sizes"] == f"{size}x{size}"
+        assert icon["type"] == "image/png"
         assert icon["purpose"] == ("maskable" if maskable else "any")
     sizes = {icon["sizes"] for icon in MANIFEST["icons"] if icon["purpose"] == "any"}
     assert {"192x192", "512x512"} <= sizes

@@ -28,9 +28,8 @@ def test_the_browser_speaks_when_it_can_and_the_provider_only_when_allowed(
     elif provider and not on_device_only:
         assert (route.path, route.sentence) == ("provider", "")
     else:
-        assert route.path == "none" and route.sentence.startswith(
-            "Your browser has no Spanish voice"
-        )
+        assert route.path == "none"
+        assert route.sentence.startswith("Your browser has no Spanish voice")
 
 
 def test_without_a_provider_the_sentence_offers_one() -> None:

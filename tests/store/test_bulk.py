@@ -51,15 +51,18 @@ def test_duplicates_in_folder_and_in_paste() -> None:
         ("duplicate", "Same as line 1."),
         ("duplicate", "Already in this folder."),
     ]
-    assert preview.count("ok") == 1 and preview.count("duplicate") == 3
+    assert preview.count("ok") == 1
+    assert preview.count("duplicate") == 3
 
 
 def test_invalid_lines_have_reasons() -> None:
     rows = parse_bulk(": no term\n" + "t" * 300 + "\nnul\x00byte - x\nok - " + "m" * 2001).rows
     assert [r.status for r in rows] == ["invalid"] * 4
     assert rows[0].reason == "The term must not be empty."
-    assert "at most 200" in rows[1].reason and len(rows[1].term) == 201
-    assert "control" in rows[2].reason and "\x00" not in rows[2].term
+    assert "at most 200" in rows[1].reason
+    assert len(rows[1].term) == 201
+    assert "control" in rows[2].reason
+    assert "\x00" not in rows[2].term
     assert "meanings" in rows[3].reason
 
 
@@ -92,7 +95,8 @@ def test_preview_and_add_through_the_store(store: Store) -> None:
     preview = store.preview_bulk(folder, "Cell - unit\ngene: heredity; DNA\n\t\n: bad\ngene")
     assert [r.status for r in preview.rows] == ["duplicate", "ok", "invalid", "duplicate"]
     result = store.bulk_add(folder, preview.rows)
-    assert result.added == 1 and len(result.skipped) == 3
+    assert result.added == 1
+    assert len(result.skipped) == 3
     assert store.undo_label == 'Add 1 word to "Biology"'
     gene = store.words(folder)[1]
     assert (gene.term, gene.meanings) == ("gene", ["heredity", "DNA"])
@@ -116,7 +120,8 @@ def test_ten_thousand_rows_in_one_undoable_step(store: Store) -> None:
     folder = store.create_folder(NewFolder(name="Big")).id
     text = "\n".join(f"word{i} - meaning {i}; another" for i in range(10_000))
     result = store.bulk_add(folder, store.preview_bulk(folder, text).rows)
-    assert result.added == 10_000 and store.word_count(folder) == 10_000
+    assert result.added == 10_000
+    assert store.word_count(folder) == 10_000
     assert store.search("word9999")[0].title == "word9999"
     store.undo()
     assert store.word_count(folder) == 0

@@ -19,11 +19,16 @@ def _db() -> Database:
 
 def test_nested_transaction_rolls_back_only_the_inner_block() -> None:
     db = _db()
-    with db.transaction():
-        db.execute("INSERT INTO t VALUES (1)")
-        with pytest.raises(RuntimeError), db.transaction():
+
+    def inner_block_fails() -> None:
+        with db.transaction():
             db.execute("INSERT INTO t VALUES (2)")
             raise RuntimeError
+
+    with db.transaction():
+        db.execute("INSERT INTO t VALUES (1)")
+        with pytest.raises(RuntimeError):
+            inner_block_fails()
         assert db.in_transaction
     assert [r["x"] for r in db.all("SELECT x FROM t")] == [1]
     assert not db.in_transaction
@@ -31,11 +36,16 @@ def test_nested_transaction_rolls_back_only_the_inner_block() -> None:
 
 def test_outer_failure_rolls_back_everything() -> None:
     db = _db()
-    with pytest.raises(RuntimeError), db.transaction():
-        db.execute("INSERT INTO t VALUES (1)")
+
+    def outer_block_fails() -> None:
         with db.transaction():
-            db.execute("INSERT INTO t VALUES (2)")
-        raise RuntimeError
+            db.execute("INSERT INTO t VALUES (1)")
+            with db.transaction():
+                db.execute("INSERT INTO t VALUES (2)")
+            raise RuntimeError
+
+    with pytest.raises(RuntimeError):
+        outer_block_fails()
     assert db.scalar("SELECT count(*) FROM t") == 0
 
 

@@ -17,6 +17,7 @@ from app.store import Changeset, Store
 from app.store.durability import Durability, SnapshotRecord
 from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError
 from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
+from tests.fake_sleep import Sleeper
 from tests.store.helpers import Dump, assert_index_in_sync, dump
 
 
@@ -107,7 +108,8 @@ def test_log_is_trimmed_only_behind_the_older_snapshot() -> None:
     states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
     last = backends[-1]
     seqs = sorted(r.seq for r in last.snapshots.values())
-    assert len(seqs) == 2 and min(last.ops) == seqs[0] + 1
+    assert len(seqs) == 2
+    assert min(last.ops) == seqs[0] + 1
     del last.snapshots[max(last.snapshots, key=lambda s: last.snapshots[s].seq)]
     durability = Durability(last)
     asyncio.run(durability.boot())
@@ -120,8 +122,11 @@ def test_a_corrupt_entry_stops_replay_at_the_last_good_state() -> None:
     backend.ops[6] = backend.ops[6][:-20]  # torn write
     durability = Durability(backend)
     report = asyncio.run(durability.boot())
-    assert report.damaged and report.seq == 5 and report.replayed == 5
-    assert "unreadable" in report.message() and "up to edit 5" in report.message()
+    assert report.damaged
+    assert report.seq == 5
+    assert report.replayed == 5
+    assert "unreadable" in report.message()
+    assert "up to edit 5" in report.message()
     assert dump(durability.store) == states[5]
 
 
@@ -137,7 +142,8 @@ def test_what_could_not_be_restored_is_kept_for_the_user_to_download() -> None:
         (8, backend.appends[7][1]),
     ]
     clean = asyncio.run(Durability(backend).boot())  # the recovery was secured
-    assert not clean.damaged and clean.unrestored == []
+    assert not clean.damaged
+    assert clean.unrestored == []
 
 
 def test_after_recovery_new_edits_never_mix_with_the_damaged_ones() -> None:
@@ -164,10 +170,12 @@ def test_a_damaged_newest_snapshot_falls_back_to_the_other_slot() -> None:
     backend.snapshots[newest.slot] = newest.model_copy(update={"data": b"garbage" * 100})
     durability = Durability(backend)
     report = asyncio.run(durability.boot())
-    assert report.damaged and f"edit {newest.seq}" in report.message()
+    assert report.damaged
+    assert f"edit {newest.seq}" in report.message()
     assert dump(durability.store) == states[-1]
     healed = max(backend.snapshots.values(), key=lambda r: r.seq)
-    assert healed.intact() and healed.slot == newest.slot
+    assert healed.intact()
+    assert healed.slot == newest.slot
 
 
 def test_nothing_readable_is_reported_never_silent() -> None:
@@ -177,7 +185,8 @@ def test_nothing_readable_is_reported_never_silent() -> None:
         backend.snapshots[slot] = record.model_copy(update={"checksum": "0" * 64})
     durability = Durability(backend)
     report = asyncio.run(durability.boot())
-    assert report.started_empty and report.damaged
+    assert report.started_empty
+    assert report.damaged
     assert report.message().startswith("Nothing could be restored.")
 
 
@@ -190,7 +199,8 @@ def test_after_a_total_loss_new_work_is_saved_and_restored() -> None:
         backend.ops[seq] = "{torn"
     durability = Durability(backend)
     lost = asyncio.run(durability.boot())
-    assert lost.started_empty and lost.unrestored  # told, and offered the raw entries
+    assert lost.started_empty
+    assert lost.unrestored  # told, and offered the raw entries
     emitted: list[Changeset] = []
     durability.store.subscribe(emitted.append)
     durability.store.create_folder(NewFolder(name="Starting over"))
@@ -204,7 +214,9 @@ def test_after_a_total_loss_new_work_is_saved_and_restored() -> None:
 def test_fresh_start_is_not_damage() -> None:
     durability = Durability(MemoryBackend())
     report = asyncio.run(durability.boot())
-    assert not report.damaged and report.snapshot_seq is None and report.seq == 0
+    assert not report.damaged
+    assert report.snapshot_seq is None
+    assert report.seq == 0
 
 
 def test_persist_writes_one_small_entry_whatever_the_database_size() -> None:
@@ -221,7 +233,8 @@ def test_persist_writes_one_small_entry_whatever_the_database_size() -> None:
         store.subscribe(emitted.append)
         store.create_folder(NewFolder(name="One more"))
         asyncio.run(durability.persist(emitted[0]))
-        assert len(backend.appends) == 1 and backend.snapshots == {}
+        assert len(backend.appends) == 1
+        assert backend.snapshots == {}
         sizes.append(len(backend.appends[0][1]))
     assert sizes[0] == sizes[1] < 1_000
 
@@ -264,7 +277,8 @@ def test_store_for_booted_folder_ids_continue() -> None:
     asyncio.run(durability.boot())
     before = {f.id for f in durability.store.folders()}
     created = durability.store.create_folder(NewFolder(name="New after boot"))
-    assert created.id not in before and created.id > FolderId(0)
+    assert created.id not in before
+    assert created.id > FolderId(0)
 
 
 def test_a_big_log_entry_triggers_a_snapshot_so_boot_need_not_replay_it() -> None:
@@ -286,7 +300,8 @@ def test_a_big_log_entry_triggers_a_snapshot_so_boot_need_not_replay_it() -> Non
     assert len(backend.snapshots) == 1
     rebooted = Durability(backend)
     report = asyncio.run(rebooted.boot())
-    assert report.replayed == 0 and rebooted.store.word_count(folder) == 2_000
+    assert report.replayed == 0
+    assert rebooted.store.word_count(folder) == 2_000
 
 
 class FlakyBackend(MemoryBackend):
@@ -344,7 +359,8 @@ def test_a_failed_log_write_retried_leaves_no_gap_in_the_log() -> None:
     assert sorted(backend.ops) == [1, 2]
     rebooted = Durability(backend)
     report = asyncio.run(rebooted.boot())
-    assert not report.damaged and report.replayed == 2
+    assert not report.damaged
+    assert report.replayed == 2
     assert dump(rebooted.store) == dump(store)
 
 
@@ -359,14 +375,15 @@ def test_a_failed_snapshot_keeps_the_written_entry_and_never_duplicates_it() -> 
 
     async def save(changesets: list[Changeset]) -> None:
         queue = SaveQueue(
-            durability.persist, lambda _: None, when_saved=snapshot_if_due, idle_seconds=0
+            durability.persist, lambda _: None, when_saved=snapshot_if_due, sleep=Sleeper()
         )
         for changeset in changesets:
             queue.push(changeset)
         await queue.flush()
 
     asyncio.run(save(emitted))
-    assert [seq for seq, _ in backend.appends] == [1, 2, 3] and backend.snapshots == {}
+    assert [seq for seq, _ in backend.appends] == [1, 2, 3]
+    assert backend.snapshots == {}
     store.add_word(NewWord(folder_id=store.folders()[0].id, term="ion"))
     asyncio.run(save(emitted[3:]))
     assert [seq for seq, _ in backend.appends] == [1, 2, 3, 4]

@@ -14,7 +14,8 @@ def test_subfolders_inherit_the_nearest_default(store: Store) -> None:
     verbs = store.create_folder(NewFolder(name="Verbs", parent_id=german.id))
     swiss = store.create_folder(NewFolder(name="Swiss", parent_id=verbs.id, lang="de-ch"))
     other = store.create_folder(NewFolder(name="Other"))
-    assert german.lang == "de" and swiss.lang == "de-CH"  # normalised like a word's tag
+    assert german.lang == "de"
+    assert swiss.lang == "de-CH"  # normalised like a word's tag
     assert store.default_lang(verbs.id) == "de"
     assert store.default_lang(swiss.id) == "de-CH"
     assert store.default_lang(other.id) == ""

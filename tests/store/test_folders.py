@@ -30,7 +30,8 @@ def _tree(store: Store) -> tuple[FolderId, FolderId, FolderId]:
 
 def test_create_and_read_back(store: Store) -> None:
     folder = store.create_folder(NewFolder(name=" Cardiology ", emoji="🫀", color="red"))
-    assert folder.name == "Cardiology" and folder.parent_id is None
+    assert folder.name == "Cardiology"
+    assert folder.parent_id is None
     assert store.folder(folder.id) == folder
     assert store.children(None) == [folder]
     assert store.undo_label == 'Create folder "Cardiology"'
@@ -120,7 +121,8 @@ def test_delete_cascades_and_undo_restores_everything(store: Store) -> None:
     before = store.folder_tree()
     store.delete_folder(science)
     assert store.undo_label == 'Delete folder "Science" (2 subfolders, 2 words, 1 note)'
-    assert store.folders() == [] and store.search("mitosis") == []
+    assert store.folders() == []
+    assert store.search("mitosis") == []
     assert_index_in_sync(store)
     store.undo()
     assert store.folder_tree() == before
@@ -149,10 +151,15 @@ def test_the_cached_tree_follows_every_kind_of_write(store: Store) -> None:
     with store.group("Turn"):
         store.create_folder(NewFolder(name="B"))
         assert names() == ["A", "B"]  # a write inside an open group is seen at once
-    with pytest.raises(RuntimeError), store.group("Failed turn"):
-        store.create_folder(NewFolder(name="C"))
-        assert names() == ["A", "B", "C"]
-        raise RuntimeError
+
+    def failed_turn() -> None:
+        with store.group("Failed turn"):
+            store.create_folder(NewFolder(name="C"))
+            assert names() == ["A", "B", "C"]
+            raise RuntimeError
+
+    with pytest.raises(RuntimeError):
+        failed_turn()
     assert names() == ["A", "B"]
     store.undo()
     assert names() == ["A"]

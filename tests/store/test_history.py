@@ -161,10 +161,13 @@ def test_undo_redo_labels_and_emitted_changes(store: Store) -> None:
     store.subscribe(emitted.append)
     assert (store.undo(), store.redo(), store.undo_label) == (None, None, None)
     folder = store.create_folder(NewFolder(name="Bio"))
-    assert store.can_undo and store.undo_label == 'Create folder "Bio"'
+    assert store.can_undo
+    assert store.undo_label == 'Create folder "Bio"'
     undone = store.undo()
-    assert undone is not None and undone.label == 'Create folder "Bio"'
-    assert store.redo_label == 'Create folder "Bio"' and not store.can_undo
+    assert undone is not None
+    assert undone.label == 'Create folder "Bio"'
+    assert store.redo_label == 'Create folder "Bio"'
+    assert not store.can_undo
     assert emitted[-1].label == 'Undo Create folder "Bio"'
     assert emitted[-1].changes == invert(emitted[0].changes)
     store.redo()
@@ -176,7 +179,8 @@ def test_a_new_command_clears_redo(store: Store) -> None:
     store.create_folder(NewFolder(name="A"))
     store.undo()
     store.create_folder(NewFolder(name="B"))
-    assert not store.can_redo and store.redo() is None
+    assert not store.can_redo
+    assert store.redo() is None
 
 
 def test_group_is_one_step_with_its_own_label(store: Store) -> None:
@@ -191,17 +195,25 @@ def test_group_is_one_step_with_its_own_label(store: Store) -> None:
     assert [c.label for c in emitted] == ["Architect: build Cardiology"]
     assert len(emitted[0].changes) == 3
     store.undo()
-    assert store.folders() == [] and not store.can_undo
+    assert store.folders() == []
+    assert not store.can_undo
 
 
 def test_group_rolls_back_everything_on_an_escaping_error(store: Store) -> None:
     emitted: list[Changeset] = []
     store.subscribe(emitted.append)
     before = dump(store)
-    with pytest.raises(RuntimeError), store.group("Agent turn"):
-        store.create_folder(NewFolder(name="Half"))
-        raise RuntimeError("model failed")
-    assert dump(store) == before and emitted == [] and not store.can_undo
+
+    def agent_turn_fails() -> None:
+        with store.group("Agent turn"):
+            store.create_folder(NewFolder(name="Half"))
+            raise RuntimeError("model failed")
+
+    with pytest.raises(RuntimeError, match="model failed"):
+        agent_turn_fails()
+    assert dump(store) == before
+    assert emitted == []
+    assert not store.can_undo
 
 
 def test_undo_inside_a_group_is_refused(store: Store) -> None:

@@ -41,10 +41,12 @@ def test_term_matches_rank_above_meanings_and_notes(filled: Store) -> None:
 
 def test_folders_and_notes_are_found(filled: Store) -> None:
     (folder_hit,) = filled.search("cardio")
-    assert folder_hit.kind == "folder" and folder_hit.path == ["Medicine", "Cardiology"]
+    assert folder_hit.kind == "folder"
+    assert folder_hit.path == ["Medicine", "Cardiology"]
     assert folder_hit.folder_id == folder_hit.id
     (note_hit,) = filled.search("revise")
-    assert note_hit.kind == "note" and note_hit.path == ["Medicine"]
+    assert note_hit.kind == "note"
+    assert note_hit.path == ["Medicine"]
 
 
 def test_diacritics_and_case_are_ignored(filled: Store) -> None:
@@ -61,24 +63,28 @@ def test_snippet_is_plain_text_with_marks(filled: Store) -> None:
     hit = filled.search("pumps")[0]
     start, end = hit.snippet.marks[0]
     assert hit.snippet.text[start:end] == "pumps"
-    assert "<" not in hit.snippet.text and "\x02" not in hit.snippet.text
+    assert "<" not in hit.snippet.text
+    assert "\x02" not in hit.snippet.text
 
 
 def test_parse_snippet() -> None:
     snippet = parse_snippet("a \x02bc\x03 d \x02e\x03")
-    assert snippet.text == "a bc d e" and snippet.marks == [(2, 4), (7, 8)]
+    assert snippet.text == "a bc d e"
+    assert snippet.marks == [(2, 4), (7, 8)]
 
 
 def test_index_follows_edits_undo_and_redo(filled: Store) -> None:
     word = filled.search("valve")[0]
     filled.update_word(word.id, WordPatch(term="mitral"))  # type: ignore[arg-type]
-    assert filled.search("valve") == [] and filled.search("mitral")
+    assert filled.search("valve") == []
+    assert filled.search("mitral")
     folder = filled.find_folders("Cardiology")[0]
     filled.update_folder(folder.id, FolderPatch(name="Heart"))
     assert filled.search("mitral")[0].path == ["Medicine", "Heart"]
     filled.undo()
     filled.undo()
-    assert filled.search("valve") and filled.search("mitral") == []
+    assert filled.search("valve")
+    assert filled.search("mitral") == []
     filled.redo()  # the rename of the word comes back, the folder keeps its old name
     assert filled.search("mitral")[0].path == ["Medicine", "Cardiology"]
     assert_index_in_sync(filled)
@@ -119,7 +125,8 @@ def test_note_snippets_are_plain_text_not_markdown(store: Store) -> None:
     )
     (hit,) = store.search("revise")
     assert hit.snippet.text == "Week one\nRevise the heart"
-    assert "**" not in hit.snippet.text and "#" not in hit.snippet.text
+    assert "**" not in hit.snippet.text
+    assert "#" not in hit.snippet.text
 
 
 def test_a_tier_with_too_many_matches_lists_them_newest_first(
@@ -131,7 +138,8 @@ def test_a_tier_with_too_many_matches_lists_them_newest_first(
     assert [h.title for h in hits] == ["heart", "atrium", "valve", "Exam"]
     assert [h.title for h in filled.search("heart", limit=2)] == ["heart", "atrium"]
     assert [h.title for h in filled.search("heart upper")] == ["atrium"]
-    assert hits[3].kind == "note" and hits[3].path == ["Medicine"]
+    assert hits[3].kind == "note"
+    assert hits[3].path == ["Medicine"]
 
 
 def test_when_even_title_matches_are_too_many_they_come_newest_first(

@@ -60,7 +60,8 @@ def test_the_filter_matches_terms_and_meanings_ignoring_case_and_accents(
 
 def test_the_page_counts_what_the_filter_matches(store: Store, spanish: FolderId) -> None:
     page = store.word_page(spanish, WordQuery("caf"), 0, 1)
-    assert [w.term for w in page.words] == ["cafetería"] and page.matching == 2
+    assert [w.term for w in page.words] == ["cafetería"]
+    assert page.matching == 2
     assert store.word_page(spanish, WordQuery(), 0, 1).matching == 7
     assert store.word_page(spanish, WordQuery("zebra"), 0, 10).matching == 0
 
@@ -110,7 +111,8 @@ def test_pages_follow_the_sort_and_filter(store: Store) -> None:
     assert _terms(store, folder, evens, 10, 5) == ["w20", "w22", "w24"]
     assert _terms(store, folder, evens, 20, 5) == []
     page = store.word_page(folder, WordQuery(sort="newest"), 5, 2)
-    assert [w.term for w in page.words] == ["w19", "w18"] and page.start == 5
+    assert [w.term for w in page.words] == ["w19", "w18"]
+    assert page.start == 5
     assert page.matching == 25
 
 

@@ -29,7 +29,8 @@ def test_add_and_read_word(store: Store) -> None:
         NewWord(folder_id=f, term="über", meanings=["over", "above"], notes="n", lang="de")
     )
     assert store.word(word.id) == word
-    assert word.meanings == ["over", "above"] and word.lang == "de"
+    assert word.meanings == ["over", "above"]
+    assert word.lang == "de"
     assert store.undo_label == 'Add "über" to "Words"'
 
 
@@ -80,7 +81,8 @@ def test_move_words_reports_and_skips_clashes(store: Store) -> None:
     result = store.move_words([a.id, b.id, WordId(77)], g)
     assert result.moved == [a.id]
     assert result.skipped == ["Word 77 does not exist.", '"Target" already has the word "b".']
-    assert store.word(a.id).folder_id == g and store.word(b.id).folder_id == f
+    assert store.word(a.id).folder_id == g
+    assert store.word(b.id).folder_id == f
     assert store.undo_label == 'Move 1 word to "Target"'
 
 
@@ -89,7 +91,8 @@ def test_move_words_clashing_among_themselves(store: Store) -> None:
     x1 = store.add_word(NewWord(folder_id=f, term="x"))
     x2 = store.add_word(NewWord(folder_id=g, term="X"))
     result = store.move_words([x1.id, x2.id], h)
-    assert result.moved == [x1.id] and len(result.skipped) == 1
+    assert result.moved == [x1.id]
+    assert len(result.skipped) == 1
 
 
 def test_delete_words(store: Store) -> None:
@@ -109,7 +112,8 @@ def test_notes(store: Store) -> None:
     note = store.add_note(NewNote(folder_id=f, title="Mnemonic", body="Kings play chess"))
     assert store.notes(f) == [note]
     edited = store.update_note(note.id, NotePatch(body="On fine green silk"))
-    assert edited.title == "Mnemonic" and edited.body == "On fine green silk"
+    assert edited.title == "Mnemonic"
+    assert edited.body == "On fine green silk"
     store.delete_note(note.id)
     assert store.notes(f) == []
     with pytest.raises(NotFound):
@@ -126,4 +130,5 @@ def test_failed_command_records_nothing(store: Store) -> None:
     label = store.undo_label
     with pytest.raises(Conflict):
         store.add_word(NewWord(folder_id=f, term="A"))
-    assert store.undo_label == label and store.word_count(f) == 1
+    assert store.undo_label == label
+    assert store.word_count(f) == 1

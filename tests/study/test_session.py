@@ -54,7 +54,8 @@ def test_new_words_come_oldest_first_up_to_the_daily_limit() -> None:
     assert session.counts.new == 3
     assert _grade_all(session, Rating.EASY) == ["perro", "gato", "casa"]
     assert session.phase == Phase.DONE
-    assert session.summary is not None and session.summary.new_learned == 3
+    assert session.summary is not None
+    assert session.summary.new_learned == 3
 
 
 def test_the_limit_counts_what_was_introduced_earlier_today() -> None:
@@ -73,11 +74,13 @@ def test_again_brings_a_card_back_within_the_session_before_new_ones() -> None:
     session.reveal()
     session.grade(Rating.AGAIN)  # perro: due again in a minute
     assert session.counts.learning == 1
-    assert session.turn is not None and session.turn.card.term == "gato"
+    assert session.turn is not None
+    assert session.turn.card.term == "gato"
     clock.advance(minutes=2)
     session.reveal()
     session.grade(Rating.EASY)
-    assert session.turn is not None and session.turn.card.term == "perro"
+    assert session.turn is not None
+    assert session.turn.card.term == "perro"
 
 
 def test_reviews_come_first_lowest_retrievability_first() -> None:
@@ -96,7 +99,8 @@ def test_reviews_come_first_lowest_retrievability_first() -> None:
     db.execute("UPDATE card SET due = ?", (clock.now,))
     clock.advance(days=40)
     session = _start(store, clock, folder.id)
-    assert session.counts.review == 5 and session.counts.new == 0
+    assert session.counts.review == 5
+    assert session.counts.new == 0
     order = []
     while session.turn is not None:
         order.append(session.turn.card.term)
@@ -112,7 +116,8 @@ def test_grade_buttons_show_the_interval_that_is_applied() -> None:
     clock.advance(minutes=0.5)  # the user hesitates before pressing Easy
     session.grade(Rating.EASY)
     row = store.study.db.first("SELECT due, last_review FROM card")
-    assert row is not None and row["due"] - row["last_review"] == shown
+    assert row is not None
+    assert row["due"] - row["last_review"] == shown
 
 
 def test_undo_restores_the_exact_previous_schedule_and_the_card() -> None:
@@ -130,7 +135,8 @@ def test_undo_restores_the_exact_previous_schedule_and_the_card() -> None:
     assert store.study.db.all(schedule) != before
     assert session.undo()
     assert [tuple(r) for r in store.study.db.all(schedule)] == [tuple(r) for r in before]
-    assert session.turn is not None and session.turn.card.term == term
+    assert session.turn is not None
+    assert session.turn.card.term == term
     assert session.phase == Phase.QUESTION
 
 
@@ -160,7 +166,9 @@ def test_a_reload_resumes_the_same_card_with_the_same_counts() -> None:
         session.grade(rating)
     reloaded = Store(Database.from_bytes(store.snapshot()), clock=clock)
     again = StudySession.resume(reloaded, clock, NO_OFFSET)
-    assert again is not None and again.turn is not None and session.turn is not None
+    assert again is not None
+    assert again.turn is not None
+    assert session.turn is not None
     assert again.turn.card.key == session.turn.card.key
     assert again.counts == session.counts
 
@@ -169,7 +177,8 @@ def test_typing_grades_forgivingly_and_the_suggestion_can_be_overridden() -> Non
     _clock, store, _folder, session = studying([("casa", ["house", "home"])], mode="typing")
     verdict = session.answer("  Home. ")
     assert verdict.verdict == "exact"
-    assert session.phase == Phase.ANSWERED and session.turn is not None
+    assert session.phase == Phase.ANSWERED
+    assert session.turn is not None
     assert session.turn.suggested == Rating.GOOD
     session.grade(Rating.EASY)
     assert store.study.db.scalar("SELECT rating FROM review") == Rating.EASY
@@ -178,7 +187,8 @@ def test_typing_grades_forgivingly_and_the_suggestion_can_be_overridden() -> Non
 def test_choice_offers_the_answer_among_words_of_the_folder() -> None:
     _clock, _store, _folder, session = studying(SPANISH, mode="choice")
     turn = session.turn
-    assert turn is not None and len(turn.choices) == 4
+    assert turn is not None
+    assert len(turn.choices) == 4
     assert "dog" in turn.choices
     assert session.choose(turn.choices.index("dog"))
     assert turn.suggested == Rating.GOOD
@@ -186,7 +196,8 @@ def test_choice_offers_the_answer_among_words_of_the_folder() -> None:
 
 def test_choice_with_a_single_word_falls_back_to_a_flashcard() -> None:
     _clock, _store, _folder, session = studying(SPANISH[:1], name="Solo", mode="choice")
-    assert session.turn is not None and session.turn.mode == "flashcard"
+    assert session.turn is not None
+    assert session.turn.mode == "flashcard"
     assert "no other words" in session.turn.notice
 
 
@@ -199,7 +210,8 @@ def test_words_without_meaning_are_left_out_and_counted() -> None:
 def test_an_empty_folder_ends_at_once_with_an_empty_summary() -> None:
     _clock, _store, _folder, session = studying([], name="Empty")
     assert session.phase == Phase.DONE
-    assert session.summary is not None and session.summary.cards == 0
+    assert session.summary is not None
+    assert session.summary.cards == 0
 
 
 def test_both_directions_are_separate_cards_forward_first() -> None:
@@ -228,7 +240,8 @@ def test_subfolders_inherit_options_unless_they_set_their_own() -> None:
         False,
     )
     session = _start(store, clock, parent.id)
-    assert session.counts.new == 1 and session.turn is not None
+    assert session.counts.new == 1
+    assert session.turn is not None
     assert session.turn.card.direction == "reverse"
 
 
@@ -312,7 +325,8 @@ def test_a_grade_survives_the_operation_log() -> None:
         assert decoded == changeset  # stability and difficulty are floats, kept as floats
         replica.apply_logged(decoded.changes)
     row = replica.study.db.first("SELECT stability, difficulty FROM card")
-    assert row is not None and isinstance(row["stability"], float)
+    assert row is not None
+    assert isinstance(row["stability"], float)
 
 
 def test_a_new_word_is_found_beside_a_studied_word_that_lost_its_meaning() -> None:
@@ -322,7 +336,9 @@ def test_a_new_word_is_found_beside_a_studied_word_that_lost_its_meaning() -> No
     store.update_word(store.find_words("perro")[0].id, WordPatch(meanings=[]))
     store.add_word(NewWord(folder_id=folder.id, term="gato", meanings=["cat"]))
     again = _start(store, clock, folder.id)
-    assert again.counts.new == 1 and again.turn is not None and again.turn.card.term == "gato"
+    assert again.counts.new == 1
+    assert again.turn is not None
+    assert again.turn.card.term == "gato"
 
 
 @settings(max_examples=30, deadline=None)

@@ -28,21 +28,25 @@ def test_both_new_modes_are_offered_stored_and_resumed() -> None:
     assert {"listening", "speaking"} <= set(MODES)
     for mode in ("listening", "speaking"):
         clock, store, _folder, session = studying(SPANISH[:1], mode=mode)
-        assert session.turn is not None and session.turn.mode == mode
+        assert session.turn is not None
+        assert session.turn.mode == mode
         again = StudySession.resume(
             Store(Database.from_bytes(store.snapshot()), clock=clock), clock, NO_OFFSET
         )
-        assert again is not None and again.mode == mode
+        assert again is not None
+        assert again.mode == mode
 
 
 def test_switching_to_speaking_mid_card_is_kept() -> None:
     clock, store, _folder, session = studying(SPANISH[:2])
     session.set_mode("speaking")
-    assert session.turn is not None and session.turn.mode == "speaking"
+    assert session.turn is not None
+    assert session.turn.mode == "speaking"
     again = StudySession.resume(
         Store(Database.from_bytes(store.snapshot()), clock=clock), clock, NO_OFFSET
     )
-    assert again is not None and again.mode == "speaking"
+    assert again is not None
+    assert again.mode == "speaking"
 
 
 def test_a_right_spoken_answer_suggests_good_and_keeps_what_was_heard() -> None:
@@ -50,8 +54,10 @@ def test_a_right_spoken_answer_suggests_good_and_keeps_what_was_heard() -> None:
     spoken = session.answer_spoken(["The dog.", "the doc"])
     assert spoken.heard == "right"
     turn = session.turn
-    assert turn is not None and turn.heard == spoken
-    assert session.phase == Phase.ANSWERED and turn.suggested == Rating.GOOD
+    assert turn is not None
+    assert turn.heard == spoken
+    assert session.phase == Phase.ANSWERED
+    assert turn.suggested == Rating.GOOD
     session.grade(Rating.EASY)  # the suggestion can be overridden
     assert store.study.db.scalar("SELECT rating FROM review") == Rating.EASY
     assert store.study.db.scalar("SELECT mode FROM review") == "speaking"
@@ -61,7 +67,8 @@ def test_a_wrong_spoken_answer_suggests_again() -> None:
     _clock, _store, _folder, session = studying(SPANISH[:1], mode="speaking")
     assert session.answer_spoken(["cat"]).heard == "wrong"
     assert session.phase == Phase.ANSWERED
-    assert session.turn is not None and session.turn.suggested == Rating.AGAIN
+    assert session.turn is not None
+    assert session.turn.suggested == Rating.AGAIN
 
 
 def test_a_near_miss_asks_and_yes_counts_it_right_but_hard() -> None:
@@ -73,8 +80,10 @@ def test_a_near_miss_asks_and_yes_counts_it_right_but_hard() -> None:
     session.confirm_spoken(said_it=True)
     assert session.phase == Phase.ANSWERED
     turn = session.turn
-    assert turn is not None and turn.suggested == Rating.HARD
-    assert turn.heard is not None and turn.heard.matched == "mariposa"
+    assert turn is not None
+    assert turn.suggested == Rating.HARD
+    assert turn.heard is not None
+    assert turn.heard.matched == "mariposa"
 
 
 def test_no_to_the_near_miss_listens_again() -> None:
@@ -82,7 +91,8 @@ def test_no_to_the_near_miss_listens_again() -> None:
     session.answer_spoken(["mariposas"])
     session.confirm_spoken(said_it=False)
     assert session.phase == Phase.QUESTION
-    assert session.turn is not None and session.turn.heard is None
+    assert session.turn is not None
+    assert session.turn.heard is None
     assert session.answer_spoken(["mariposa"]).heard == "right"
     with pytest.raises(LexicalError):
         session.confirm_spoken(said_it=True)  # nothing is asked any more
@@ -93,8 +103,10 @@ def test_nothing_heard_is_never_graded(heard: list[str]) -> None:
     _clock, store, _folder, session = studying(SPANISH[:1], mode="speaking")
     assert session.answer_spoken(heard).heard == "empty"
     turn = session.turn
-    assert session.phase == Phase.QUESTION and turn is not None
-    assert turn.notice == NOTHING_HEARD and turn.suggested is None
+    assert session.phase == Phase.QUESTION
+    assert turn is not None
+    assert turn.notice == NOTHING_HEARD
+    assert turn.suggested is None
     with pytest.raises(LexicalError):
         session.grade()
     assert store.study.db.scalar("SELECT count(*) FROM review") == 0
@@ -103,7 +115,8 @@ def test_nothing_heard_is_never_graded(heard: list[str]) -> None:
 def test_listening_takes_a_typed_answer_and_can_show_the_prompt() -> None:
     _clock, _store, _folder, session = studying(SPANISH[:1], mode="listening")
     turn = session.turn
-    assert turn is not None and not turn.prompt_shown
+    assert turn is not None
+    assert not turn.prompt_shown
     session.show_prompt()
     assert turn.prompt_shown
     assert session.answer("dog").verdict == "exact"
@@ -118,7 +131,9 @@ def test_typing_after_a_near_miss_replaces_it() -> None:
     session.answer_spoken(["mariposas"])
     session.answer("mariposa")
     turn = session.turn
-    assert turn is not None and turn.heard is None and turn.suggested == Rating.GOOD
+    assert turn is not None
+    assert turn.heard is None
+    assert turn.suggested == Rating.GOOD
 
 
 def test_spoken_answers_wait_for_a_question() -> None:

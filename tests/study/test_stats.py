@@ -54,12 +54,15 @@ def stats(store: Store, clock: Clock, folder: Folder | None = None, offset: int 
 
 def test_an_empty_collection_has_empty_figures(store: Store, clock: Clock) -> None:
     result = stats(store, clock)
-    assert len(result.reviews) == DAYS and result.total_reviews == 0
+    assert len(result.reviews) == DAYS
+    assert result.total_reviews == 0
     assert [d.due for d in result.forecast] == [0] * DAYS
-    assert result.retention == () and result.overall_retention is None
+    assert result.retention == ()
+    assert result.overall_retention is None
     assert result.states.total == 0
     assert (result.streak.current, result.streak.longest) == (0, 0)
-    assert not result.streak.studied_today and result.hardest == ()
+    assert not result.streak.studied_today
+    assert result.hardest == ()
 
 
 def test_reviews_per_day_are_stacked_by_rating_on_study_days(store: Store, clock: Clock) -> None:
@@ -194,12 +197,15 @@ def test_a_folder_scope_covers_its_subfolders_only(store: Store, clock: Clock) -
     grade(store, "ser", Rating.AGAIN, at=NOON, lapses=1)
     grade(store, "Hund", Rating.GOOD, at=NOON, lapses=2)
     spanish_stats = stats(store, clock, spanish)
-    assert spanish_stats.total_reviews == 2 and spanish_stats.streak.current == 2
-    assert spanish_stats.states.new == 2 and spanish_stats.states.review == 1
+    assert spanish_stats.total_reviews == 2
+    assert spanish_stats.streak.current == 2
+    assert spanish_stats.states.new == 2
+    assert spanish_stats.states.review == 1
     assert [r.folder_id for r in spanish_stats.retention] == [verbs.id]
     assert [w.term for w in spanish_stats.hardest] == ["ser"]
     german_stats = stats(store, clock, german)
-    assert german_stats.total_reviews == 1 and german_stats.streak.current == 1
+    assert german_stats.total_reviews == 1
+    assert german_stats.streak.current == 1
     assert sum(d.due for d in german_stats.forecast) == 1
     assert stats(store, clock, verbs).states.new == 0
     assert stats(store, clock).total_reviews == 3

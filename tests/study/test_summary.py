@@ -23,12 +23,17 @@ def test_the_summary_counts_what_happened() -> None:
     assert (summary.cards, summary.correct, summary.new_learned) == (3, 2, 3)
     assert summary.missed == ("perro",)
     assert summary.time_ms == 3 * 6_000
-    assert summary.next_in_ms is not None and 0 < summary.next_in_ms <= 60_000
+    assert summary.next_in_ms is not None
+    assert 0 < summary.next_in_ms <= 60_000
     assert summary.accuracy == 2 / 3
 
 
 def test_the_scholar_is_asked_about_the_missed_words_only() -> None:
     text = scholar_prompt(("perro", "gato"), "Spanish")
-    assert "perro, gato" in text and "Spanish" in text and "mnemonic" in text
+    assert "perro, gato" in text
+    assert "Spanish" in text
+    assert "mnemonic" in text
     many = scholar_prompt(tuple(f"w{i}" for i in range(40)), "all")
-    assert "w29" in many and "w30" not in many and "(and 10 more)" in many
+    assert "w29" in many
+    assert "w30" not in many
+    assert "(and 10 more)" in many

@@ -23,7 +23,8 @@ def call(ws: Workspace, tool_name: str, **arguments: Any) -> Outcome:
 
 def plan(ws: Workspace, tool_name: str, **arguments: Any) -> Plan | None:
     tool = TOOLS.get(tool_name)
-    assert tool is not None and tool.plan is not None
+    assert tool is not None
+    assert tool.plan is not None
     return tool.plan(ws, tool.parse(arguments))
 
 

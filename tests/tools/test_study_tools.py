@@ -27,8 +27,11 @@ def test_forgetting_a_folder_plans_then_takes_its_subfolders_and_undoes_in_one_s
     ws = _studied()
     before = ws.store.study.db.all("SELECT * FROM card ORDER BY id")
     planned = plan(ws, "CHANGE_STUDY_PROGRESS", kind="folder", name="Medicine", action="forget")
-    assert planned is not None and planned.large and planned.deletes == 3
-    assert "3 studied cards" in planned.change and '"Medicine"' in planned.change
+    assert planned is not None
+    assert planned.large
+    assert planned.deletes == 3
+    assert "3 studied cards" in planned.change
+    assert '"Medicine"' in planned.change
     outcome = call(ws, "CHANGE_STUDY_PROGRESS", kind="folder", name="Medicine", action="forget")
     assert outcome.data["changed_cards"] == 3
     assert ws.store.study.db.scalar("SELECT count(*) FROM review") == 0
@@ -40,11 +43,14 @@ def test_forgetting_a_folder_plans_then_takes_its_subfolders_and_undoes_in_one_s
 def test_due_now_keeps_what_was_learned() -> None:
     ws = _studied()
     outcome = call(ws, "CHANGE_STUDY_PROGRESS", kind="word", name="atrium", action="due_now")
-    assert outcome.data["changed_cards"] == 1 and outcome.link is not None
+    assert outcome.data["changed_cards"] == 1
+    assert outcome.link is not None
     row = ws.store.study.db.first(
         "SELECT due, reps FROM card WHERE word_id = (SELECT id FROM word WHERE term = 'atrium')"
     )
-    assert row is not None and row["due"] <= ws.store.now() and row["reps"] == 1
+    assert row is not None
+    assert row["due"] <= ws.store.now()
+    assert row["reps"] == 1
     everything = call(ws, "CHANGE_STUDY_PROGRESS", kind="everything", action="due_now")
     assert everything.data["changed_cards"] == 2  # atrium was due already
 
@@ -68,4 +74,5 @@ def test_the_scholar_reads_which_words_are_missed() -> None:
     assert outcome.data["scope"] == "Medicine"
     assert outcome.data["cards"]["learning"] + outcome.data["cards"]["review"] == 2
     everything = call(ws, "STUDY_STATS")
-    assert everything.data["scope"] == "everything" and everything.data["due_today"] >= 1
+    assert everything.data["scope"] == "everything"
+    assert everything.data["due_today"] >= 1

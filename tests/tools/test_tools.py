@@ -50,7 +50,8 @@ def test_add_word_and_bulk_add_with_skips(ws: Workspace) -> None:
     one = call(ws, "ADD_WORD", folder="Cardiology", term="ventricle", meanings=["a chamber"])
     assert one.step == 'Added "ventricle" to Cardiology'
     assert one.data["added"]["folder"] == "Medicine/Cardiology"
-    assert one.link is not None and one.link.kind == "word"
+    assert one.link is not None
+    assert one.link.kind == "word"
     assert one.link.folder_id == _id(ws, "Cardiology")
     many = call(
         ws,
@@ -120,11 +121,13 @@ def test_move_folders_and_words(ws: Workspace) -> None:
 
 def test_moving_a_big_folder_is_large_and_a_small_one_is_not(ws: Workspace) -> None:
     small = plan(ws, "MOVE_ITEM", kind="folder", name="Medicine", destination="Anatomy")
-    assert small is not None and not small.large
+    assert small is not None
+    assert not small.large
     assert small.change == 'Move folder "Medicine" with 1 subfolder and 2 words into "Anatomy"'
     words(ws, _id(ws, "Cardiology"), *(f"w{i}" for i in range(item_tools.MANY)))
     big = plan(ws, "MOVE_ITEM", kind="folder", name="Medicine", destination="")
-    assert big is not None and big.large
+    assert big is not None
+    assert big.large
     assert plan(ws, "MOVE_ITEM", kind="word", name="aorta", destination="Anatomy") is None
 
 
@@ -171,7 +174,8 @@ def test_notes_create_append_replace_and_read(ws: Workspace) -> None:
     appended = call(ws, "UPDATE_NOTE", title="it", append="More")
     assert appended.step == 'Updated note "Mnemonics" (text)'
     replace = plan(ws, "UPDATE_NOTE", title="Mnemonics", folder="Cardiology", body="New")
-    assert replace is not None and replace.overwrites == 1
+    assert replace is not None
+    assert replace.overwrites == 1
     read = call(ws, "GET_NOTES", folder="Cardiology")
     assert read.data == {"notes": [{"title": "Mnemonics", "body": "**ABC**\n\nMore"}], "total": 1}
     with pytest.raises(NotFound, match='has no note titled "Nope"\\. Its notes: "Mnemonics"'):
@@ -181,7 +185,8 @@ def test_notes_create_append_replace_and_read(ws: Workspace) -> None:
 def test_navigate_asks_the_ui_to_open_the_item(ws: Workspace) -> None:
     opened = call(ws, "NAVIGATE_TO", kind="word", name="atrium")
     assert opened.navigate
-    assert opened.link is not None and opened.link.label == "atrium"
+    assert opened.link is not None
+    assert opened.link.label == "atrium"
     assert opened.step == 'Opened word "atrium" in Medicine/Cardiology'
 
 

@@ -59,15 +59,18 @@ def test_a_finished_turn_keeps_its_answer_steps_and_conversation() -> None:
     (turn,) = state.turns
     assert (turn.status, turn.agent, turn.text) == ("ok", "architect", "Created **Cardiology**.")
     assert [s.text for s in turn.steps] == ["Created folder Cardiology", "Could not add word: bad"]
-    assert state.conversation_id == 12 and not state.running
-    assert not turn.can_save and not turn.can_retry  # the Architect's answers are not notes
+    assert state.conversation_id == 12
+    assert not state.running
+    assert not turn.can_save
+    assert not turn.can_retry  # the Architect's answers are not notes
 
 
 def test_the_turn_renders_markdown_step_links_and_the_one_undo_hint() -> None:
     node = render_turn(architect_turn().turns[0], 0)
     assert [text_content(s) for s in tagged(node, "strong")] == ["Cardiology"]
     (link,) = tagged(node, "a")
-    assert link.attrs["href"] == "#/folder/3" and text_content(link) == "Created folder Cardiology"
+    assert link.attrs["href"] == "#/folder/3"
+    assert text_content(link) == "Created folder Cardiology"
     assert "Could not add word: bad" in text_content(node)
     assert "One Undo" in text_content(node)
 
@@ -88,8 +91,10 @@ def test_a_stopped_turn_keeps_the_partial_text_marked_and_offers_retry() -> None
     turn = state.turns[0]
     assert (turn.status, turn.text) == ("stopped", "The aorta is")
     node = render_turn(turn, 0)
-    assert "Stopped" in text_content(node) and "The aorta is" in text_content(node)
-    assert actions(node) == ["retry"] and state.conversation_id == 4
+    assert "Stopped" in text_content(node)
+    assert "The aorta is" in text_content(node)
+    assert actions(node) == ["retry"]
+    assert state.conversation_id == 4
 
 
 def test_a_failure_is_an_alert_with_retry_and_a_scholar_answer_can_be_saved() -> None:
@@ -109,7 +114,8 @@ def test_a_rate_limit_wait_shows_a_countdown_until_text_arrives() -> None:
     turn.waiting = countdown(6.6)
     assert "Retrying in 7 s…" in text_content(render_turn(turn, 0))
     turn.apply(TextDelta("Hi"))
-    assert turn.waiting == "" and countdown(0.2) == "Retrying in 1 s…"
+    assert turn.waiting == ""
+    assert countdown(0.2) == "Retrying in 1 s…"
 
 
 def test_navigate_opens_the_item() -> None:
@@ -153,7 +159,8 @@ def test_the_panel_says_when_it_cannot_answer() -> None:
         for el in tagged(n, "button")
         if text_content(el) == "Send"
     ]
-    assert sends and "disabled" in sends[0].attrs
+    assert sends
+    assert "disabled" in sends[0].attrs
 
 
 def test_a_running_turn_offers_stop_instead_of_send() -> None:
@@ -161,7 +168,8 @@ def test_a_running_turn_offers_stop_instead_of_send() -> None:
     state.start("q")
     nodes = render_panel(state, configured=True, online=True, draft="")
     names = [a for n in nodes if isinstance(n, El) for a in actions(n)]
-    assert "stop" in names and state.running
+    assert "stop" in names
+    assert state.running
 
 
 def test_the_confirmation_lists_exactly_the_changes() -> None:
@@ -193,7 +201,9 @@ def test_usage_shows_counts_success_rate_median_and_failures() -> None:
             )
         )
     text = text_content(usage_view(store.conversations.usage_summary()))
-    assert "3" in text and "2 (67%)" in text and "300 ms" in text
+    assert "3" in text
+    assert "2 (67%)" in text
+    assert "300 ms" in text
     assert "scholar via openai (m): server error – boom" in text
 
 

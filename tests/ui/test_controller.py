@@ -28,7 +28,8 @@ def test_create_folder_navigates_and_tree_shows_it() -> None:
     ui = make()
     assert ui.dispatch("new-folder").dialog is not None
     update = ui.dispatch("save-folder", None, {"name": "Biology", "emoji": "🧬", "color": "green"})
-    assert update.error is None and update.close_dialog
+    assert update.error is None
+    assert update.close_dialog
     assert update.navigate is not None
     ui.navigate(Route.parse(update.navigate))
     assert "🧬 Biology" in text_content(ui.render_tree())
@@ -38,7 +39,8 @@ def test_create_folder_navigates_and_tree_shows_it() -> None:
 def test_bad_folder_name_is_a_message_not_a_crash() -> None:
     ui = make()
     update = ui.dispatch("save-folder", None, {"name": "   ", "emoji": "", "color": "none"})
-    assert update.error and "empty" in update.error.lower()
+    assert update.error
+    assert "empty" in update.error.lower()
     assert ui.store.folders() == []
 
 
@@ -88,7 +90,8 @@ def test_delete_nonempty_folder_asks_first() -> None:
     fid = folder(ui)
     ui.dispatch("save-word", None, {"folder": str(fid), "term": "cell"})
     update = ui.dispatch("delete-folder", str(fid))
-    assert update.dialog is not None and "1 word" in text_content(update.dialog)
+    assert update.dialog is not None
+    assert "1 word" in text_content(update.dialog)
     assert ui.store.word_count(fid) == 1
     update = ui.dispatch("confirm-delete-folder", str(fid))
     assert update.navigate == "#/"
@@ -116,7 +119,8 @@ def test_move_folder_into_own_child_is_refused() -> None:
     update = ui.dispatch("do-move-folder", str(parent), {"target": str(child)})
     assert update.error
     dialog = ui.dispatch("move-folder", str(parent)).dialog
-    assert dialog is not None and "B" not in text_content(dialog).replace("(Top level)", "")
+    assert dialog is not None
+    assert "B" not in text_content(dialog).replace("(Top level)", "")
 
 
 def test_notes_render_markdown_safely() -> None:
@@ -134,7 +138,8 @@ def test_search_results_link_to_words() -> None:
     fid = folder(ui)
     ui.dispatch("save-word", None, {"folder": str(fid), "term": "photosynthesis"})
     hits = ui.search("photo")
-    assert hits and hits[0].attrs["data-href"].startswith(f"#/folder/{fid}/word/")
+    assert hits
+    assert hits[0].attrs["data-href"].startswith(f"#/folder/{fid}/word/")
     assert "Nothing matches" in text_content(ui.search("zzzz")[0])
 
 
@@ -169,7 +174,8 @@ def test_one_render_reads_the_folder_tree_once() -> None:
     ui.store.folder_tree = counted  # type: ignore[method-assign]
     side, main = ui.render(tree=True, main=True)
     assert len(calls) == 1
-    assert side is not None and main is not None
+    assert side is not None
+    assert main is not None
     assert text_content(side) == text_content(ui.render_tree())
     assert ui.render(tree=False, main=False) == (None, None)
 
@@ -177,7 +183,8 @@ def test_one_render_reads_the_folder_tree_once() -> None:
 def test_a_stale_link_shows_home_and_corrects_the_address() -> None:
     ui = make()
     update = ui.navigate(Route(99999))
-    assert update.replace_url == "#/" and update.main
+    assert update.replace_url == "#/"
+    assert update.main
     assert ui.state.route == Route()
     assert ui.navigate(Route()).replace_url is None
 
@@ -213,10 +220,12 @@ def test_the_sidebar_is_redrawn_only_when_what_it_shows_changes() -> None:
     assert ui.render_tree() is first  # a new meaning changes nothing the sidebar shows
     ui.dispatch("save-word", None, {"folder": str(fid), "term": "meiosis", "meanings": "y"})
     counted = ui.render_tree()
-    assert counted is not first and "2 words" in text_content(counted)
+    assert counted is not first
+    assert "2 words" in text_content(counted)
     ui.state.expanded.discard(fid)
     collapsed = ui.render_tree()
-    assert collapsed is not counted and "Cells" not in text_content(collapsed)
+    assert collapsed is not counted
+    assert "Cells" not in text_content(collapsed)
     ui.state.expanded.add(fid)
     assert "Cells" in text_content(ui.render_tree())
 
@@ -225,7 +234,8 @@ def test_the_bulk_paste_preview_scrolls_in_a_named_box_that_keys_can_reach() -> 
     ui = make()
     fid = folder(ui)
     update = ui.dispatch("bulk-preview", str(fid), {"text": "cell - unit\natom - tiny"})
-    assert update.patch is not None and isinstance(update.patch[1], El)
+    assert update.patch is not None
+    assert isinstance(update.patch[1], El)
     (box,) = find_all(update.patch[1], lambda e: "preview-scroll" in e.attrs.get("class", ""))
     assert (box.attrs["role"], box.attrs["aria-label"], box.attrs["tabindex"]) == (
         "region",
@@ -244,18 +254,21 @@ def test_a_folders_language_is_set_in_its_form_and_offered_to_new_words() -> Non
     ui = make()
     fid = folder(ui, "German")
     dialog = ui.dispatch("edit-folder", str(fid)).dialog
-    assert dialog is not None and _lang_input(dialog, "Edit German").attrs["value"] == ""
+    assert dialog is not None
+    assert _lang_input(dialog, "Edit German").attrs["value"] == ""
     fields = {"name": "German", "emoji": "", "color": "none", "lang": "de"}
     assert ui.dispatch("save-folder", str(fid), fields).error is None
     dialog = ui.dispatch("edit-folder", str(fid)).dialog
-    assert dialog is not None and _lang_input(dialog, "Edit German").attrs["value"] == "de"
+    assert dialog is not None
+    assert _lang_input(dialog, "Edit German").attrs["value"] == "de"
     ui.dispatch("new-folder", str(fid))
     update = ui.dispatch("save-folder", None, {"name": "Verbs", "parent": str(fid), "lang": ""})
     assert update.navigate
     ui.navigate(Route.parse(update.navigate))
     # The subfolder's word form shows the language a new word will take.
     new_word = _lang_input(ui.render_main(), "Add a word")
-    assert new_word.attrs["value"] == "" and new_word.attrs["placeholder"] == "Folder default: de"
+    assert new_word.attrs["value"] == ""
+    assert new_word.attrs["placeholder"] == "Folder default: de"
     sub = ui.state.route.folder_id
     ui.dispatch("save-word", None, {"folder": str(sub), "term": "gehen", "lang": ""})
     assert [w.lang for w in ui.store.words(ui.store.folders()[1].id)] == ["de"]

@@ -50,7 +50,8 @@ def test_the_folder_offers_hands_free_study_and_the_picker_offers_the_mode() -> 
 
 def test_a_hands_free_session_shows_the_start_button_and_its_reason() -> None:
     ui, _ = hands_free()
-    assert ui.study.session is not None and ui.study.session.mode == "hands-free"
+    assert ui.study.session is not None
+    assert ui.study.session.mode == "hands-free"
     main = ui.render_main()
     start = by_id(main, "drill-start")
     assert text_content(start) == "Start"
@@ -63,7 +64,8 @@ def test_a_hands_free_session_shows_the_start_button_and_its_reason() -> None:
 def test_the_drill_runs_over_the_session_and_the_screen_follows_it() -> None:
     ui, _ = hands_free()
     drill = ui.study.drill
-    assert drill is not None and drill is ui.study.drill  # the same drill on every redraw
+    assert drill is not None
+    assert drill is ui.study.drill  # the same drill on every redraw
     said = drill.handle(Begin(0.0))
     drill.handle(SpeechDone(len([e for e in said if hasattr(e, "id")]), 1.0))
     drill.handle(Heard(("dog",), 2.0))
@@ -103,7 +105,8 @@ def test_switching_mode_away_ends_the_drill_and_back_makes_a_new_one() -> None:
     assert ui.study.drill is None
     assert by_id(ui.render_main(), "study-typed")
     ui.dispatch("study-mode", None, {"value": "hands-free"})
-    assert ui.study.drill is not None and ui.study.drill is not first
+    assert ui.study.drill is not None
+    assert ui.study.drill is not first
     assert ui.dispatch("study-mode", None, {"value": "hands free!"}).error
 
 

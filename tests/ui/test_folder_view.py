@@ -35,7 +35,8 @@ def test_the_same_word_gives_the_same_row_and_any_change_a_new_one() -> None:
         {"color": "red"},
     ):
         changed = word_view._word(_word(**change), highlighted=False)
-        assert changed is not row and changed != row
+        assert changed is not row
+        assert changed != row
     assert "beats" in text_content(word_view._word(_word(meanings=["beats"]), highlighted=False))
     assert word_view._word(_word(), highlighted=True) != row
 

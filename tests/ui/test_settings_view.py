@@ -41,7 +41,8 @@ def test_remember_is_the_checkbox_and_caps_are_numbers() -> None:
     settings = settings_from_fields(
         fields(remember_key="on", daily_request_cap="1,000", max_output_tokens="512"), SAVED
     )
-    assert settings.remember_key and settings.daily_request_cap == 1000
+    assert settings.remember_key
+    assert settings.daily_request_cap == 1000
     assert settings.max_output_tokens == 512
     assert not settings_from_fields(fields(), SAVED).remember_key
 
@@ -93,7 +94,8 @@ def test_the_dialog_never_contains_the_key() -> None:
     ]
     assert not any(SAVED in part for part in everything)
     (key,) = find_all(dialog, lambda el: el.attrs.get("name") == "api_key")
-    assert key.attrs["type"] == "password" and key.attrs["value"] == ""
+    assert key.attrs["type"] == "password"
+    assert key.attrs["value"] == ""
     assert "A key is saved (hidden)" in text_content(dialog)
 
 
@@ -108,7 +110,9 @@ def test_switching_provider_brings_its_address_and_model_and_drops_the_list() ->
     form = SettingsForm(provider="openai", models=("a", "b"), check="It works")
     switched = form.switched_to("gemini")
     assert switched.base_url == DEFAULT_BASE_URLS["gemini"]
-    assert switched.model == "gemini-2.5-flash" and switched.models == () and not switched.check
+    assert switched.model == "gemini-2.5-flash"
+    assert switched.models == ()
+    assert not switched.check
 
 
 def test_the_model_is_a_list_once_the_provider_named_its_models() -> None:
@@ -116,7 +120,8 @@ def test_the_model_is_a_list_once_the_provider_named_its_models() -> None:
     assert find_all(free, lambda el: el.tag == "input")
     listed = model_field(SettingsForm(model="custom", models=("a", "b")))
     options = [text_content(o) for o in find_all(listed, lambda el: el.tag == "option")]
-    assert listed.tag == "select" and options == ["custom", "a", "b"]
+    assert listed.tag == "select"
+    assert options == ["custom", "a", "b"]
 
 
 def test_a_compatible_server_shows_its_address_openly() -> None:
@@ -138,7 +143,8 @@ def test_each_provider_says_where_its_keys_are_made(provider: str, href: str) ->
     (source,) = find_all(page, lambda el: el.attrs.get("id") == "ai-key-source")
     (link,) = find_all(source, lambda el: el.tag == "a")
     assert link.attrs["href"] == href
-    assert link.attrs["target"] == "_blank" and link.attrs["rel"] == "noopener noreferrer"
+    assert link.attrs["target"] == "_blank"
+    assert link.attrs["rel"] == "noopener noreferrer"
     assert text_content(source).endswith(".")
 
 

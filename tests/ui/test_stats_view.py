@@ -95,7 +95,8 @@ def test_the_charts_carry_the_figures_and_theme_colours() -> None:
         "--chart-good",
         "--chart-easy",
     ]
-    assert due["labels"][0] == "Today" and due["series"][0]["values"][3] == 1_250_000
+    assert due["labels"][0] == "Today"
+    assert due["series"][0]["values"][3] == 1_250_000
     assert retention["unit"] == "%"
     assert [s["values"] for s in retention["series"]] == [[87.5, 100], [90, 85]]
     assert retention["series"][1]["marker"] is True
@@ -106,7 +107,8 @@ def test_the_charts_carry_the_figures_and_theme_colours() -> None:
 def test_large_counts_and_shares_read_plainly_in_the_tables() -> None:
     page = render_stats(_stats(), [], [])
     text = text_content(page)
-    assert "1,250,000" in text and "e+06" not in text
+    assert "1,250,000" in text
+    assert "e+06" not in text
     _, _, (_, retention), _ = _charts(page)
     assert _rows(retention)[1] == ["🧬 " + XSS, "87.5%", "90%", "8"]
 
@@ -119,10 +121,14 @@ def test_the_summary_and_the_streak() -> None:
         for d in summary.children
         if isinstance(d, El)
     }
-    assert pairs["Reviews today"] == "10" and pairs["Reviews, last 30 days"] == "47"
-    assert pairs["Due today"] == "12" and pairs["Retention, last 30 days"] == "90.9%"
-    assert pairs["Study streak"] == "3 days" and pairs["Longest streak"] == "9 days"
-    assert pairs["Cards studied"] == "43" and pairs["New words to study"] == "5"
+    assert pairs["Reviews today"] == "10"
+    assert pairs["Reviews, last 30 days"] == "47"
+    assert pairs["Due today"] == "12"
+    assert pairs["Retention, last 30 days"] == "90.9%"
+    assert pairs["Study streak"] == "3 days"
+    assert pairs["Longest streak"] == "9 days"
+    assert pairs["Cards studied"] == "43"
+    assert pairs["New words to study"] == "5"
     assert "Study today to keep your streak going." in text_content(page)
 
 

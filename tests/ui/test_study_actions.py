@@ -50,9 +50,11 @@ def test_a_session_from_start_to_summary() -> None:
     assert prompt(ui) == "perro"
     ui.dispatch("study-reveal")
     main = ui.render_main()
-    assert "Easy" in text_content(main) and len(by_action(main, "study-grade")) == 4
+    assert "Easy" in text_content(main)
+    assert len(by_action(main, "study-grade")) == 4
     update = ui.dispatch("study-grade", "4")
-    assert update.counts and update.error is None
+    assert update.counts
+    assert update.error is None
     assert prompt(ui) == "gato"
     assert "(0 due, 4 new)" in text_content(ui.render_tree())
     for _ in range(4):
@@ -102,7 +104,8 @@ def test_a_reloaded_page_resumes_the_open_session() -> None:
 def test_the_study_screen_without_a_session_goes_home() -> None:
     ui, _, _ = setup()
     update = ui.navigate(Route(view="study"))
-    assert update.replace_url == "#/" and update.toast == "No study session is open."
+    assert update.replace_url == "#/"
+    assert update.toast == "No study session is open."
 
 
 def test_a_read_only_tab_cannot_study() -> None:
@@ -122,7 +125,9 @@ def test_study_options_are_saved_checked_and_inherited() -> None:
             "directions": "both", "accents_optional": "on"}  # fmt: skip
     assert ui.dispatch("save-study-options", str(folder), form).error is None
     options, own = ui.store.study.options_for(folder)
-    assert own and options.new_per_day == 2 and options.directions == "both"
+    assert own
+    assert options.new_per_day == 2
+    assert options.directions == "both"
     assert not options.articles_optional
     bad = ui.dispatch("save-study-options", str(folder), {**form, "retention": "0.5"})
     assert bad.error == "Desired retention must be from 0.70 to 0.99."

@@ -39,7 +39,8 @@ def test_the_mode_switcher_offers_listening_and_speaking() -> None:
         "Hands-free",
     ]
     ui.dispatch("study-mode", None, {"value": "speaking"})
-    assert ui.study.session is not None and ui.study.session.mode == "speaking"
+    assert ui.study.session is not None
+    assert ui.study.session.mode == "speaking"
     update = ui.dispatch("study-mode", None, {"value": "nonsense"})
     assert update.error == "Choose flashcards, typing, choice, listening, speaking or hands-free."
 
@@ -48,8 +49,10 @@ def test_listening_hides_the_prompt_until_asked_and_takes_typing() -> None:
     ui, _ = start("listening")
     main = ui.render_main()
     assert "perro" not in prompt(ui)
-    assert by_action(main, "study-hear") and by_action(main, "study-show-prompt")
-    assert by_id(main, "study-typed") and by_id(main, "study-say")
+    assert by_action(main, "study-hear")
+    assert by_action(main, "study-show-prompt")
+    assert by_id(main, "study-typed")
+    assert by_id(main, "study-say")
     assert by_id(main, "study-listening")  # where the adapter says what it hears
     ui.dispatch("study-show-prompt")
     assert prompt(ui) == "perro"
@@ -78,7 +81,9 @@ def test_a_wrong_spoken_answer_shows_what_was_heard_against_the_answer() -> None
     ui, _ = start("speaking")
     ui.dispatch("study-spoken", None, {"heard": "cat"})
     text = text_content(ui.render_main())
-    assert "Not quite" in text and "I heard: " in text and "dog" in text
+    assert "Not quite" in text
+    assert "I heard: " in text
+    assert "dog" in text
 
 
 def test_a_near_miss_asks_did_you_say_and_yes_suggests_hard() -> None:

@@ -62,7 +62,8 @@ def test_exports_are_downloads_named_by_date() -> None:
     assert update.toast == "Exported lexical-2025-03-04-backup.json (1 KB)"
     assert ui.dispatch("export-csv").download.filename.endswith("-words.csv")  # type: ignore[union-attr]
     sqlite = ui.dispatch("export-sqlite").download
-    assert sqlite is not None and sqlite.data.startswith(b"SQLite format 3")
+    assert sqlite is not None
+    assert sqlite.data.startswith(b"SQLite format 3")
 
 
 def test_a_csv_preview_shows_folders_rows_and_skips_then_imports_as_one_undo() -> None:
@@ -72,16 +73,22 @@ def test_a_csv_preview_shows_folders_rows_and_skips_then_imports_as_one_undo() -
     form = preview(ui, "words.csv", data)
     text = text_content(form)
     assert "Adds 2 folders and 2 words; leaves out 1 row with problems." in text
-    assert "Folders to create (2)" in text and "Bio › Cells" in text
-    assert "Skipped (1)" in text and "Term must not be empty." in text
+    assert "Folders to create (2)" in text
+    assert "Bio › Cells" in text
+    assert "Skipped (1)" in text
+    assert "Term must not be empty." in text
     (skipped,) = find_all(
         form, lambda e: e.tag == "table" and e.attrs.get("aria-label") == "Skipped rows"
     )
     assert "3" in [text_content(td) for td in find_all(skipped, lambda e: e.tag == "td")]
     assert not find_all(form, lambda e: e.attrs.get("value") == "replace")  # CSV only merges
     update = ui.dispatch("transfer-apply", None, {"mode": "merge"})
-    assert update.error is None and update.close_dialog and update.tree and update.offer_undo
-    assert update.toast is not None and update.toast.startswith("Imported words.csv. Added 2")
+    assert update.error is None
+    assert update.close_dialog
+    assert update.tree
+    assert update.offer_undo
+    assert update.toast is not None
+    assert update.toast.startswith("Imported words.csv. Added 2")
     assert [f.name for f in ui.store.folders()] == ["Bio", "Cells"]
     ui.dispatch("undo")
     assert ui.store.folders() == []
@@ -124,7 +131,8 @@ def test_an_anki_history_says_what_progress_comes_and_what_stays_behind() -> Non
     assert "1 card is suspended or buried in Anki: its history comes along" in text
     assert "Left out of the study history: 1 review that only rescheduled a card by hand." in text
     update = ui.dispatch("transfer-apply", None, {"mode": "merge"})
-    assert update.toast is not None and "(2 reviews)" in update.toast
+    assert update.toast is not None
+    assert "(2 reviews)" in update.toast
 
 
 def test_replacing_a_studied_workspace_says_its_progress_goes_too() -> None:
@@ -155,7 +163,8 @@ def test_nothing_new_says_so_and_disables_import() -> None:
     ui.store.create_folder(NewFolder(name="Mine"))
     form = preview(ui, "same.json", ui.store.export("json"))
     (button,) = find_all(form, lambda e: e.tag == "button" and e.attrs.get("type") == "submit")
-    assert text_content(button) == "Nothing to import" and "disabled" in button.attrs
+    assert text_content(button) == "Nothing to import"
+    assert "disabled" in button.attrs
 
 
 def test_a_read_only_tab_may_export_but_not_import() -> None:
@@ -177,7 +186,8 @@ def _selects(form: El) -> dict[str, str]:
 
 
 def _body(update: Update) -> str:
-    assert update.patch is not None and update.patch[0] == "#transfer-body"
+    assert update.patch is not None
+    assert update.patch[0] == "#transfer-body"
     return text_content(patched(update))
 
 
@@ -191,7 +201,8 @@ def test_the_preview_shows_each_field_with_an_example_and_what_it_becomes() -> N
         "Meaning becomes": "meanings",
     }
     text = text_content(form)
-    assert "What each field becomes" in text and "Haus" in text
+    assert "What each field becomes" in text
+    assert "Haus" in text
     assert "Column names Lexical recognises" in text
     radios = find_all(form, lambda e: e.attrs.get("name") == "header-0")
     assert [("checked" in r.attrs) for r in radios] == [True, False]

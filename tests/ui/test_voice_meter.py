@@ -10,8 +10,10 @@ from app.ui.voice_meter import METER, voice_meter
 
 def test_the_box_is_named_and_found_by_its_selector() -> None:
     meter = voice_meter()
-    assert METER == "[data-voice-meter]" and "data-voice-meter" in meter.attrs
-    assert meter.attrs["role"] == "img" and meter.attrs["aria-label"] == "Live voice level"
+    assert METER == "[data-voice-meter]"
+    assert "data-voice-meter" in meter.attrs
+    assert meter.attrs["role"] == "img"
+    assert meter.attrs["aria-label"] == "Live voice level"
     assert meter.attrs["class"] == "voice-meter"
 
 

@@ -94,7 +94,8 @@ def test_fields_become_settings_keeping_other_languages_voices() -> None:
         on_device_only=True,
     )
     automatic = settings_from_fields(fields(), chosen)
-    assert automatic.voices == {"de": "Anna"} and not automatic.on_device_only
+    assert automatic.voices == {"de": "Anna"}
+    assert not automatic.on_device_only
 
 
 @pytest.mark.parametrize("lang", ["", "   ", "spanish please", "<script>", "es-" + "x" * 300])

@@ -47,9 +47,11 @@ def test_a_link_deep_into_a_folder_opens_the_page_holding_the_word() -> None:
     # Only that page is drawn, however far down: the first screen stays as fast as any other.
     assert _terms(main) == [f"w{i:04d}" for i in range(400, 450)]
     row = _by_id(main, f"word-{word.id}")
-    assert row is not None and row.attrs.get("data-highlight") == "true"
+    assert row is not None
+    assert row.attrs.get("data-highlight") == "true"
     assert "Showing 401–450 of 450 words." in text_content(main)
-    assert _action(main, "show-earlier") and not _action(main, "show-more")
+    assert _action(main, "show-earlier")
+    assert not _action(main, "show-more")
     ui.dispatch("show-earlier")
     assert _terms(ui.render_main())[0] == "w0300"
 
@@ -68,7 +70,8 @@ def test_a_link_to_a_word_the_filter_hides_clears_the_filter() -> None:
     ui.dispatch("filter-words", None, {"text": "ODD"})
     even = ui.store.words(fid, 2, 1)[0]
     assert ui.navigate(Route(fid, even.id)).reveal == f"#word-{even.id}"
-    assert ui.state.word_query.text == "" and ui.state.word_query.sort == "newest"
+    assert ui.state.word_query.text == ""
+    assert ui.state.word_query.sort == "newest"
     assert _by_id(ui.render_main(), f"word-{even.id}") is not None
 
 
@@ -82,13 +85,16 @@ def test_a_link_to_a_word_of_another_folder_reveals_nothing() -> None:
 def test_the_filter_narrows_the_list_and_says_how_many_match() -> None:
     ui, _fid = _big_folder()
     update = ui.dispatch("filter-words", None, {"text": "  w000"})
-    assert update.main and update.focus == "#word-filter"
+    assert update.main
+    assert update.focus == "#word-filter"
     main = ui.render_main()
     assert _terms(main) == [f"w000{i}" for i in range(10)]
     count = _by_id(main, "word-count")
-    assert count is not None and text_content(count) == "10 of 450 words"
+    assert count is not None
+    assert text_content(count) == "10 of 450 words"
     box = _by_id(main, "word-filter")
-    assert box is not None and box.attrs["value"] == "  w000"  # what was typed, as typed
+    assert box is not None
+    assert box.attrs["value"] == "  w000"  # what was typed, as typed
 
 
 def test_a_filter_matching_nothing_says_so_and_offers_to_clear_it() -> None:
@@ -97,7 +103,8 @@ def test_a_filter_matching_nothing_says_so_and_offers_to_clear_it() -> None:
     main = ui.render_main()
     assert "No words here match “<script>龍”." in text_content(main)
     count = _by_id(main, "word-count")
-    assert count is not None and text_content(count) == "0 of 5 words"
+    assert count is not None
+    assert text_content(count) == "0 of 5 words"
     ui.dispatch("clear-filter")
     assert len(_terms(ui.render_main())) == 5
 
@@ -120,7 +127,8 @@ def test_the_sort_orders_the_list_and_stays_for_other_folders_but_the_filter_doe
     ui.dispatch("filter-words", None, {"text": "w"})
     ui.navigate(Route())
     ui.navigate(Route(fid))
-    assert ui.state.word_query.sort == "newest" and ui.state.word_query.text == ""
+    assert ui.state.word_query.sort == "newest"
+    assert ui.state.word_query.text == ""
     sort = _by_id(ui.render_main(), "word-sort")
     assert sort is not None
     chosen = find_all(sort, lambda el: "selected" in el.attrs)

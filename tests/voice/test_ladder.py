@@ -50,16 +50,21 @@ def means(**given: object) -> Means:
 @pytest.mark.parametrize("given", EVERY, ids=repr)
 def test_every_combination_has_a_path_a_sentence_and_keeps_the_promises(given: Means) -> None:
     rung = choose(given)
-    assert rung.sentence.endswith(".") and rung.sentence[0].isupper()
+    assert rung.sentence.endswith(".")
+    assert rung.sentence[0].isupper()
     if given.on_device_only:  # nothing said leaves the device
         assert rung.path in ("on-device", "typing")
     if rung.path == "on-device":
-        assert given.recognition and given.on_device == "available"
+        assert given.recognition
+        assert given.on_device == "available"
         assert not given.service_failed
     if rung.path == "browser-service":
-        assert given.recognition and given.online and not given.service_failed
+        assert given.recognition
+        assert given.online
+        assert not given.service_failed
     if rung.path == "provider":
-        assert given.provider is not None and (given.online or given.provider.local)
+        assert given.provider is not None
+        assert given.online or given.provider.local
         assert given.provider.label in rung.sentence
     usable_on_device = given.recognition and given.on_device in ("downloadable",)
     assert rung.can_install == usable_on_device
@@ -134,13 +139,16 @@ def test_on_this_device_only_says_why_it_types_and_what_to_do(
     on_device: OnDevice, words: str, install: bool
 ) -> None:
     rung = choose(means(on_device=on_device, on_device_only=True))
-    assert rung.path == "typing" and words in rung.sentence and rung.can_install == install
+    assert rung.path == "typing"
+    assert words in rung.sentence
+    assert rung.can_install == install
     assert "Voice settings" in rung.sentence or install or on_device == "downloading"
 
 
 def test_a_failed_on_device_recogniser_with_on_this_device_only_types() -> None:
     rung = choose(means(on_device="available", on_device_only=True, service_failed=True))
-    assert rung.path == "typing" and "on this device" in rung.sentence.lower()
+    assert rung.path == "typing"
+    assert "on this device" in rung.sentence.lower()
 
 
 @pytest.mark.parametrize(

@@ -69,7 +69,8 @@ def opening(at: float = 0.0) -> list[Event]:
 def test_push_to_talk_sends_what_was_said_when_released() -> None:
     state, effects = run([Press(0.0)])
     assert effects == [StartRecognition()]
-    assert view(state).indicator and view(state).status == "Listening… Release to send."
+    assert view(state).indicator
+    assert view(state).status == "Listening… Release to send."
     state, effects = run([*opening(), Result(0.5, (interim("make a fol"),))], state)
     assert (view(state).final, view(state).interim) == ("", "make a fol")
     state, effects = run(
@@ -86,11 +87,13 @@ def test_push_to_talk_sends_what_was_said_when_released() -> None:
     assert effects == [
         Send("make a folder Cardiology", ("make a folder Cardiology", "make a folder cardiologie"))
     ]
-    assert view(state).phase == "thinking" and view(state).status == "Thinking…"
+    assert view(state).phase == "thinking"
+    assert view(state).status == "Thinking…"
     state, _ = run([AnswerStarted(1.5)], state)
     assert view(state).status == "Answering…"
     state, effects = run([SpeakingStarted(1.6), AnswerDone(2.0)], state)
-    assert effects == [] and view(state).phase == "speaking"
+    assert effects == []
+    assert view(state).phase == "speaking"
     state, effects = run([SpeakingEnded(3.0)], state)
     assert (effects, view(state).phase, view(state).indicator) == ([], "idle", False)
 
@@ -100,11 +103,13 @@ def test_after_release_the_final_result_sends_without_waiting_for_the_end() -> N
     # out with the final result, and the late "end" sends nothing more.
     state, _ = run([Press(0.0), *opening(), Result(0.5, (interim("what does aorta"),))])
     state, effects = run([Release(0.6)], state)
-    assert effects == [StopRecognition()] and view(state).status == "Sending…"
+    assert effects == [StopRecognition()]
+    assert view(state).status == "Sending…"
     state, effects = run([Result(0.7, (final("what does aorta mean"),))], state)
     assert effects == [Send("what does aorta mean", ("what does aorta mean",))]
     state, effects = run([SpeechEnd(0.71), RecognitionEnd(0.72)], state)
-    assert effects == [] and view(state).phase == "thinking"
+    assert effects == []
+    assert view(state).phase == "thinking"
 
 
 def test_after_release_a_result_still_interim_waits_for_the_rest() -> None:
@@ -121,7 +126,8 @@ def test_releasing_without_words_sends_nothing_and_says_so() -> None:
         [Press(0.0), *opening(), Release(0.5), SpeechEnd(0.6), RecognitionEnd(0.7)]
     )
     assert not any(isinstance(e, Send) for e in effects)
-    assert view(state).phase == "idle" and view(state).status == NOTHING_HEARD
+    assert view(state).phase == "idle"
+    assert view(state).status == NOTHING_HEARD
 
 
 def test_a_listener_can_say_nothing_heard_in_its_own_words() -> None:
@@ -131,7 +137,8 @@ def test_a_listener_can_say_nothing_heard_in_its_own_words() -> None:
     assert view(state).status == "Say it again."
     said = [Press(1.0), *opening(1.0), Result(1.4, (final("dog"),)), Release(1.5)]
     state, effects = run([*said, SpeechEnd(1.6), RecognitionEnd(1.7)], state)
-    assert Send("dog", ("dog",)) in effects and state.nothing_heard == "Say it again."
+    assert Send("dog", ("dog",)) in effects
+    assert state.nothing_heard == "Say it again."
 
 
 def test_an_empty_or_blank_final_result_never_sends() -> None:
@@ -158,9 +165,11 @@ def conversation_heard(text: str = "add ten heart terms") -> Listener:
 def test_conversation_sends_after_a_short_silence_with_a_countdown() -> None:
     state = conversation_heard()
     # The countdown runs from the last result; the recogniser's speechend came 0.1 s later.
-    assert view(state).phase == "heard" and view(state).countdown == pytest.approx(1.4)
+    assert view(state).phase == "heard"
+    assert view(state).countdown == pytest.approx(1.4)
     state, effects = run([Tick(2.0)], state)
-    assert effects == [] and view(state).countdown == 0.5
+    assert effects == []
+    assert view(state).countdown == 0.5
     assert (
         view(state).status == "Sending in 0.5 seconds. Keep talking to add more, or press Escape."
     )
@@ -174,7 +183,8 @@ def test_talking_again_stops_the_countdown() -> None:
         [SpeechStart(1.5), Result(1.6, (final("add ten heart terms"), interim("and"))), Tick(5.0)],
         conversation_heard(),
     )
-    assert view(state).phase == "listening" and view(state).countdown is None
+    assert view(state).phase == "listening"
+    assert view(state).countdown is None
     state, effects = run(
         [Result(5.1, (final("add ten heart terms"), final("and five lung terms"))), Tick(6.6)],
         state,
@@ -196,7 +206,8 @@ def test_conversation_listens_while_speaking_and_again_after_the_answer() -> Non
     state, effects = run([SpeakingStarted(3.1)], answered_conversation())
     assert effects == [StartRecognition()]  # so talking over it can interrupt
     state, effects = run([RecognitionStart(3.2), AnswerDone(4.0), SpeakingEnded(5.0)], state)
-    assert effects == [] and view(state).phase == "listening"
+    assert effects == []
+    assert view(state).phase == "listening"
     assert (view(state).final, view(state).interim) == ("", "")
     # The same session goes on: only results after the answer count for the new turn.
     state, effects = run([Result(6.0, (final("yes"),)), Tick(7.5)], state)
@@ -206,7 +217,8 @@ def test_conversation_listens_while_speaking_and_again_after_the_answer() -> Non
 def test_talking_over_the_answer_interrupts_it() -> None:
     state, _ = run([SpeakingStarted(3.1), RecognitionStart(3.2)], answered_conversation())
     state, effects = run([SpeechStart(3.5)], state)
-    assert effects == [CancelSpeech()] and view(state).phase == "listening"
+    assert effects == [CancelSpeech()]
+    assert view(state).phase == "listening"
     state, effects = run(
         [AnswerDone(4.0), SpeakingStarted(4.1), Result(4.5, (final("stop"),)), Tick(6.0)], state
     )
@@ -225,12 +237,14 @@ def test_pressing_while_it_speaks_interrupts_in_push_to_talk() -> None:
         ]
     )
     state, effects = run([Press(2.0)], state)
-    assert effects == [CancelSpeech(), StartRecognition()] and view(state).phase == "listening"
+    assert effects == [CancelSpeech(), StartRecognition()]
+    assert view(state).phase == "listening"
 
 
 def test_pressing_again_in_conversation_mode_ends_it() -> None:
     state, effects = run([Press(5.0, "conversation")], conversation_heard())
-    assert effects == [AbortRecognition()] and view(state).phase == "idle"
+    assert effects == [AbortRecognition()]
+    assert view(state).phase == "idle"
 
 
 def test_escape_stops_everything_from_any_state() -> None:
@@ -245,18 +259,22 @@ def test_escape_stops_everything_from_any_state() -> None:
         ],
         state,
     )
-    assert effects == [] and view(state) == view(Listener(now=9.0))
+    assert effects == []
+    assert view(state) == view(Listener(now=9.0))
     speaking, _ = run([SpeakingStarted(3.1)], answered_conversation())
     state, effects = run([Stop(3.5)], speaking)
-    assert effects == [AbortRecognition(), CancelSpeech()] and view(state).phase == "idle"
+    assert effects == [AbortRecognition(), CancelSpeech()]
+    assert view(state).phase == "idle"
 
 
 def test_errors_become_a_sentence_and_stop_listening() -> None:
     state, effects = run([Press(0.0), RecognitionError(0.1, "not-allowed"), RecognitionEnd(0.2)])
     assert effects == [StartRecognition(), Show(problem("not-allowed"))]
-    assert view(state).phase == "idle" and "site settings" in view(state).status
+    assert view(state).phase == "idle"
+    assert "site settings" in view(state).status
     state, effects = run([Press(0.0), *opening(), RecognitionError(0.5, "network")])
-    assert effects[-1] == Show(problem("network")) and problem("network").fallback
+    assert effects[-1] == Show(problem("network"))
+    assert problem("network").fallback
 
 
 def test_a_provider_failure_shows_the_providers_sentence() -> None:
@@ -280,7 +298,8 @@ def test_a_new_turn_waits_for_the_old_session_to_end_before_starting() -> None:
     )
     assert effects == [StartRecognition(), AbortRecognition()]
     state, effects = run([Result(0.7, (final("old words"),)), RecognitionEnd(0.8)], state)
-    assert effects == [StartRecognition()] and view(state).final == ""
+    assert effects == [StartRecognition()]
+    assert view(state).final == ""
 
 
 # Random sequences of everything the browser can report, in any order.
@@ -383,7 +402,8 @@ def test_never_sends_empty_text_or_twice_for_one_utterance(sequence: list[Event]
         results_since_send = results_since_send or isinstance(event, Result)
         for effect in effects:
             if isinstance(effect, Send):
-                assert effect.text.strip() == effect.text and effect.text
+                assert effect.text.strip() == effect.text
+                assert effect.text
                 assert results_since_send
                 results_since_send = False
             if isinstance(effect, StartRecognition):  # start() twice would throw
@@ -395,7 +415,8 @@ def test_never_sends_empty_text_or_twice_for_one_utterance(sequence: list[Event]
 def test_escape_always_ends_idle_with_nothing_pending(sequence: list[Event], at: float) -> None:
     state, _ = run(sequence)
     state, _ = run([Stop(at)], state)
-    assert view(state).phase == "idle" and view(state).countdown is None
+    assert view(state).phase == "idle"
+    assert view(state).countdown is None
     quiet = [Tick(at + 100), Result(at, (final("late words"),)), RecognitionEnd(at), Tick(at + 200)]
     assert not any(isinstance(e, (Send, StartRecognition)) for e in run(quiet, state)[1])
 
@@ -407,14 +428,17 @@ def test_a_question_asked_aloud_is_answered_like_a_conversation_turn() -> None:
     state, effects = run([RecognitionEnd(1.2), AnswerStarted(2.0)], state)
     assert view(state).phase == "thinking"
     state, effects = run([Ask(3.0)], state)
-    assert effects == [StartRecognition()] and view(state).phase == "listening"
+    assert effects == [StartRecognition()]
+    assert view(state).phase == "listening"
     state, effects = run([*opening(3.0), Result(3.6, (final("yes"),)), SpeechEnd(3.7)], state)
-    assert effects == [] and view(state).countdown is not None
+    assert effects == []
+    assert view(state).countdown is not None
     state, effects = run([Tick(5.3)], state)
     assert effects == [Send("yes", ("yes",)), StopRecognition()]
     assert state.mode == "push_to_talk"
     state, effects = run([RecognitionEnd(5.4), AnswerDone(6.0)], state)
-    assert view(state).phase == "idle" and effects == []
+    assert view(state).phase == "idle"
+    assert effects == []
 
 
 def test_silence_after_a_question_never_sends() -> None:

@@ -47,7 +47,8 @@ def test_decks_become_folders_and_notes_become_words(member: str) -> None:
         "el perro": ("Spanish", ["the dog"], "Tags: es pets"),
     }
     assert parsed.remarks == ["1 media file ignored."]
-    assert parsed.item_label == "Note" and parsed.modes == ("merge",)
+    assert parsed.item_label == "Note"
+    assert parsed.modes == ("merge",)
 
 
 def test_importing_a_deck_twice_adds_nothing_the_second_time() -> None:
@@ -57,7 +58,8 @@ def test_importing_a_deck_twice_adds_nothing_the_second_time() -> None:
     assert {f.name for f in store.folders()} == {"Biology", "Cells", "Spanish"}
     before = dump(store)
     again = preview(store, parsed)
-    assert not again.changes_anything and again.duplicate_words == 4
+    assert not again.changes_anything
+    assert again.duplicate_words == 4
     store.import_parsed(parsed, "merge")
     assert dump(store) == before
 
@@ -79,7 +81,8 @@ def test_notes_that_cannot_be_words_are_skipped_with_their_number() -> None:
         (3, "Term"),
     ]
     many = next(w for w in parsed.workspace.words if w.term == "many")
-    assert many.meanings == [] and many.notes.startswith("Meaning: m0\nm1")
+    assert many.meanings == []
+    assert many.notes.startswith("Meaning: m0\nm1")
 
 
 @pytest.mark.parametrize(

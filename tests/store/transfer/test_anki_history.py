@@ -89,7 +89,8 @@ def test_a_reviewed_card_gets_the_schedule_the_scheduler_gives(retention: float 
     assert (summary.cards, summary.reviews, summary.study_notes) == (1, len(LEARNED), [])
     card = _card(store, "perro")
     last = expected[-1]
-    assert last.state == CardState.REVIEW and (last.reps, last.lapses) == (8, 1)
+    assert last.state == CardState.REVIEW
+    assert (last.reps, last.lapses) == (8, 1)
     assert (card["state"], card["step"], card["stability"], card["difficulty"]) == (
         *(int(last.state), last.step, last.stability, last.difficulty),
     )
@@ -125,7 +126,8 @@ def test_undoing_grades_walks_an_imported_history_back_exactly() -> None:
             review["stability_before"],
             review["due_before"],
         )
-    assert store.study.undo_grade(session) is not None and _card(store, "perro") is None
+    assert store.study.undo_grade(session) is not None
+    assert _card(store, "perro") is None
 
 
 def test_a_reversed_note_brings_both_directions_to_one_word() -> None:
@@ -187,8 +189,10 @@ def test_the_import_reuses_what_the_preview_replayed(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(scheduler, "replayed", counted)
     store = make_store()
     parsed = parse("deck.apkg", _deck([*_learned(), *_learned(("gato", 1), shift=1)]))
-    assert preview(store, parsed).cards == 2 and len(calls) == 2
-    assert store.import_parsed(parsed, "merge").cards == 2 and len(calls) == 2
+    assert preview(store, parsed).cards == 2
+    assert len(calls) == 2
+    assert store.import_parsed(parsed, "merge").cards == 2
+    assert len(calls) == 2
 
 
 def test_malformed_review_rows_are_left_out_not_fatal() -> None:
@@ -216,7 +220,8 @@ def test_malformed_review_rows_are_left_out_not_fatal() -> None:
     ]
     card = _card(store, "perro")
     spent = [r["duration_ms"] for r in _reviews(store, card["id"])]
-    assert spent == [5_000, 0, 0, DAY_MS] and card["reps"] == 4
+    assert spent == [5_000, 0, 0, DAY_MS]
+    assert card["reps"] == 4
 
 
 def test_reviews_dated_after_the_import_are_left_out() -> None:
@@ -292,7 +297,8 @@ def test_a_word_that_has_progress_here_keeps_it_and_a_second_import_adds_nothing
     assert dict(_card(store, "gato")) == dict(mine)
     before = study_rows(store)
     again = preview(store, parse("deck.apkg", data))
-    assert not again.changes_anything and again.cards == 0
+    assert not again.changes_anything
+    assert again.cards == 0
     store.import_parsed(parse("deck.apkg", data), "merge")
     assert study_rows(store) == before
 

@@ -35,7 +35,8 @@ def test_the_backup_has_the_documented_shape() -> None:
         *("format", "version", "exported_at", "contains", "review_fields"),
         *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]
-    assert document["format"] == "lexical-backup" and document["version"] == 3
+    assert document["format"] == "lexical-backup"
+    assert document["version"] == 3
     assert document["contains"] == [
         *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]
@@ -44,7 +45,8 @@ def test_the_backup_has_the_documented_shape() -> None:
         *("id", "parent_id", "name", "emoji", "color", "lang", "created_at", "updated_at"),
     }
     word = next(w for w in document["words"] if w["term"] == "mitosis")
-    assert word["meanings"] == ["cell division"] and word["lang"] == "en"
+    assert word["meanings"] == ["cell division"]
+    assert word["lang"] == "en"
     assert set(document["notes"][0]) == {
         *("id", "folder_id", "title", "body", "created_at", "updated_at"),
     }

@@ -117,7 +117,8 @@ def test_a_headerless_semicolon_file_with_bom_reads_term_meanings_notes() -> Non
         ("adiós", ["goodbye"], "informal"),
     ]
     assert [f.name for f in parsed.workspace.folders] == ["spanish"]
-    assert parsed.choices is not None and not parsed.choices.tables[0].header
+    assert parsed.choices is not None
+    assert not parsed.choices.tables[0].header
 
 
 def test_a_header_is_recognised_in_any_order_and_unknown_columns_go_to_the_notes() -> None:
@@ -167,7 +168,8 @@ def test_a_bad_colour_or_language_skips_the_row_with_the_reason() -> None:
     parsed = parse("w.csv", data)
     assert [(w.term, w.color, w.lang) for w in parsed.workspace.words] == [("a", "red", "es-MX")]
     reasons = [s.reason for s in parsed.skipped]
-    assert reasons[0].startswith("Colour") and reasons[1].startswith("Language")
+    assert reasons[0].startswith("Colour")
+    assert reasons[1].startswith("Language")
 
 
 def test_merging_into_existing_folders_and_words_follows_the_rules() -> None:

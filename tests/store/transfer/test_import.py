@@ -84,7 +84,8 @@ def test_a_backup_without_word_ids_gets_fresh_ones_past_the_kept_ones() -> None:
     store = make_store()
     store.import_parsed(parse("b.json", json.dumps(document).encode()), "replace")
     ids = sorted(row[0] for row in dump(store)["word"])
-    assert len(ids) == 2 and len(set(ids)) == 2
+    assert len(ids) == 2
+    assert len(set(ids)) == 2
 
 
 def test_an_import_is_one_step_written_to_listeners_once() -> None:
@@ -92,7 +93,8 @@ def test_an_import_is_one_step_written_to_listeners_once() -> None:
     seen: list[Changeset] = []
     store.subscribe(seen.append)
     store.import_parsed(parse("w.csv", b"folder,term\nNew,a\nNew,b\n"), "merge")
-    assert len(seen) == 1 and seen[0].label == 'Import "w.csv" (1 folder, 2 words)'
+    assert len(seen) == 1
+    assert seen[0].label == 'Import "w.csv" (1 folder, 2 words)'
     assert {c.table for c in seen[0].changes} == {"folder", "word"}
 
 
@@ -101,7 +103,8 @@ def test_importing_nothing_new_records_no_step() -> None:
     parsed = parse("b.json", store.export("json"))
     label = store.undo_label
     summary = store.import_parsed(parsed, "merge")
-    assert not summary.changes_anything and store.undo_label == label
+    assert not summary.changes_anything
+    assert store.undo_label == label
 
 
 def test_tens_of_thousands_of_words_import_and_undo_in_bulk() -> None:
@@ -130,5 +133,6 @@ def test_preview_reports_progress_in_steps() -> None:
         except StopIteration as stop:
             parsed = stop.value
             break
-    assert progress and progress[-1].total >= 5_000
+    assert progress
+    assert progress[-1].total >= 5_000
     assert len(run_steps(make_store().preview_import(parsed, "merge")).sample) == 20

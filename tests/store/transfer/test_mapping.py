@@ -44,7 +44,8 @@ def test_a_deck_whose_first_field_is_an_id_takes_the_word_as_the_term() -> None:
         ("Abend", ["evening"], ""),
         ("aber", ["but"], ""),
     ]
-    assert parsed.choices is not None and parsed.choices.tables[0].roles[0] == "skip"
+    assert parsed.choices is not None
+    assert parsed.choices.tables[0].roles[0] == "skip"
 
 
 def test_an_unnamed_id_field_is_never_the_term_and_language_fields_are_meanings() -> None:
@@ -97,7 +98,8 @@ def test_radicals_with_pinyin_and_sound_get_their_meaning() -> None:
         ["dragon"],
         "Pinyin: lóng",
     )
-    assert parsed.source is not None and parsed.source.tables[0].audio == frozenset({4})
+    assert parsed.source is not None
+    assert parsed.source.tables[0].audio == frozenset({4})
 
 
 def test_homographs_in_two_notes_are_one_word_with_both_meanings() -> None:
@@ -151,7 +153,8 @@ def test_headers_are_matched_tolerantly(header: str, expected: tuple[str, ...] |
         delimiter.join(f"v{r}{c}x" if c else f"w{r}" for c in range(width)) + "\n" for r in range(3)
     )
     parsed = parse("list.csv", f"{header}\n{body}".encode())
-    assert parsed.choices is not None and parsed.choices.tables[0].header
+    assert parsed.choices is not None
+    assert parsed.choices.tables[0].header
     if expected is not None:
         assert parsed.choices.tables[0].roles == expected
     assert "word" not in {w.term.casefold() for w in parsed.workspace.words}
@@ -225,7 +228,8 @@ def test_without_a_term_nothing_is_made_and_the_preview_says_why() -> None:
 
 def test_a_bad_language_for_the_whole_import_is_refused_clearly() -> None:
     parsed = parse("w.csv", b"term,meaning\nHaus,house\n")
-    assert parsed.source is not None and parsed.choices is not None
+    assert parsed.source is not None
+    assert parsed.choices is not None
     with pytest.raises(InvalidInput, match="language"):
         run_steps(build(parsed.source, ImportChoices(parsed.choices.tables, lang="not a tag!")))
 
@@ -254,7 +258,8 @@ def test_listed_words_take_their_folders_default_language() -> None:
 
 def test_the_imports_language_becomes_the_new_folders_default() -> None:
     parsed = parse("w.csv", b"term,meaning\nHaus,house\n")
-    assert parsed.source is not None and parsed.choices is not None
+    assert parsed.source is not None
+    assert parsed.choices is not None
     chosen = run_steps(build(parsed.source, ImportChoices(parsed.choices.tables, lang="de")))
     store = make_store()
     store.import_parsed(chosen, "merge")

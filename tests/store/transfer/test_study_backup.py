@@ -30,7 +30,8 @@ def test_the_backup_holds_cards_reviews_and_options_but_not_sessions() -> None:
     store.study.start_session({"kind": "all"}, "flashcard")
     document = backup(store)
     assert document["review_fields"] == list(REVIEW_FIELDS)
-    assert "study_session" not in document and "sessions" not in document
+    assert "study_session" not in document
+    assert "sessions" not in document
     (forward,) = (c for c in document["cards"] if c["direction"] == "forward")
     assert set(forward) == {
         *("id", "word_id", "direction", "state", "step", "stability", "difficulty", "due"),
@@ -39,11 +40,14 @@ def test_the_backup_holds_cards_reviews_and_options_but_not_sessions() -> None:
     assert (forward["reps"], forward["lapses"]) == (3, 1)
     assert len(document["reviews"]) == 4
     first = dict(zip(REVIEW_FIELDS, document["reviews"][0], strict=True))
-    assert first["card_id"] == forward["id"] and first["state_before"] == 0
-    assert first["mode"] == "typing" and first["duration_ms"] == 4000
+    assert first["card_id"] == forward["id"]
+    assert first["state_before"] == 0
+    assert first["mode"] == "typing"
+    assert first["duration_ms"] == 4000
     options = {o["folder_id"]: o["options"] for o in document["study_options"]}
     assert options[None]["day_start_hour"] == 5
-    assert options[1]["retention"] == 0.85 and options[1]["directions"] == "both"
+    assert options[1]["retention"] == 0.85
+    assert options[1]["directions"] == "both"
     # One array per line without spaces: a million reviews stay under the file limit.
     text = store.export("json").decode()
     assert f"\n[{forward['id']},3,{START}," in text
@@ -67,7 +71,8 @@ def test_restore_brings_back_identical_study_rows(kind: str) -> None:
     lapse = max((r for r in reviews if r[0] == "mitosis"), key=lambda r: r[3])
     restored.study.undo_grade(session)
     card = restored.study.card((mitosis, "forward")).progress
-    assert card is not None and (card.reps, card.lapses) == (2, 0)
+    assert card is not None
+    assert (card.reps, card.lapses) == (2, 0)
     assert (int(card.state), card.step, card.stability, card.difficulty) == lapse[6:10]
     assert (card.due, card.last_review) == lapse[10:]
     restored.undo()
@@ -87,7 +92,8 @@ def test_a_version_1_backup_is_still_read_and_leaves_the_collection_options_alon
     assert (summary.removed, summary.removed_cards) == ((2, 2, 1), 2)
     store.import_parsed(parsed, "replace")
     rows = study_rows(store)
-    assert rows["cards"] == rows["reviews"] == [] and rows["day_start"] == [(5,)]
+    assert rows["cards"] == rows["reviews"] == []
+    assert rows["day_start"] == [(5,)]
     assert [name for name, *_ in rows["options"]] == [""]  # Biology's went with the folder
 
 
@@ -95,7 +101,8 @@ def test_replace_over_progress_removes_it_and_undo_brings_it_back() -> None:
     store = studied_store()
     before = (dump(store), study_rows(store))
     store.import_parsed(parse("b.json", make_store().export("json")), "replace")
-    assert study_rows(store)["cards"] == [] and study_rows(store)["options"] == []
+    assert study_rows(store)["cards"] == []
+    assert study_rows(store)["options"] == []
     store.undo()
     # Undo goes through SQLite's json_object, which keeps 15 significant digits of a REAL.
     assert (dump(store), _close(study_rows(store))) == (before[0], _close(before[1]))
@@ -141,7 +148,8 @@ def test_merge_keeps_progress_here_and_brings_the_rest() -> None:
     # Options fill what had none here: Biology's and the collection's both came.
     assert sorted(rows["options"], key=repr) == sorted(theirs_rows["options"], key=repr)
     again = preview(mine, parsed)
-    assert not again.changes_anything and again.cards == 0
+    assert not again.changes_anything
+    assert again.cards == 0
     before = dump(mine), study_rows(mine)
     mine.import_parsed(parsed, "merge")
     assert (dump(mine), study_rows(mine)) == before
@@ -154,14 +162,16 @@ def test_merge_never_overwrites_options_set_here() -> None:
     mine.study.set_options(None, StudyOptions(new_per_day=3))
     mine.import_parsed(parse("t.json", studied_store().export("json")), "merge")
     options = {name: o for name, o, *_ in study_rows(mine)["options"]}
-    assert options["biology"].retention == 0.95 and options[""].new_per_day == 3
+    assert options["biology"].retention == 0.95
+    assert options[""].new_per_day == 3
     assert mine.study.day_start_hour() == 4  # the collection's row was mine, day start and all
 
 
 def test_csv_stays_words_only() -> None:
     text = studied_store().export("csv").decode("utf-8-sig")
     assert text.splitlines()[0] == "folder,term,meanings,notes,lang,color"
-    assert "0.85" not in text and str(START) not in text
+    assert "0.85" not in text
+    assert str(START) not in text
 
 
 def _with(**changes: Any) -> bytes:
@@ -224,4 +234,5 @@ def test_bad_study_items_refuse_the_backup(data: bytes, message: str) -> None:
 
 def test_a_database_from_before_study_progress_has_none() -> None:
     parsed = parse("old.sqlite", database_at(3))
-    assert parsed.workspace.study is None and [f.name for f in parsed.workspace.folders] == ["Old"]
+    assert parsed.workspace.study is None
+    assert [f.name for f in parsed.workspace.folders] == ["Old"]
