@@ -38,9 +38,9 @@ from app.browser.transfer import TransferGlue, repaint, save_download
 from app.domain import LexicalError
 from app.saving import SaveStatus
 from app.tasks import start_now
+from app.text.nodes import h
 from app.ui.controller import Controller
 from app.ui.folder_view import READ_ONLY_STUDY
-from app.ui.nodes import h
 from app.ui.routes import Route
 from app.ui.update import Download, Update
 
