@@ -122,7 +122,7 @@ class Page:
         self.shortcuts = Shortcuts(self)
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
-        self.speech = SpeechGlue(self)
+        self.speech: SpeechGlue = SpeechGlue(self)  # annotated: mypy cannot infer it for voice.py
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
         self.assistant: Assistant | None = None  # attached after the first screen (session.py)
         self.drill: DrillGlue | None = None  # the hands-free drill, loaded with it too
