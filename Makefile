@@ -34,6 +34,7 @@ lint: $(DEPS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 $(DEPS): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)

@@ -18,7 +18,7 @@ from typing import Any
 
 from playwright.sync_api import Page, Playwright, expect
 
-from app.ui.counting import counted
+from app.text.counting import counted
 from bench import heap_snapshot
 from bench.browser import Heap, profile
 from bench.report import Figure, summarise

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from app.ui.counting import counted
+from app.text.counting import counted
 
 SAVED = re.compile(r"^Saved$")
 FOLDER_HASH = re.compile(r"#/folder/(\d+)$")

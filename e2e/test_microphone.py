@@ -41,7 +41,7 @@ import js
 from pyodide.ffi import create_proxy
 from app.browser.dom import replace_children
 from app.browser.microphone import Microphone, MicrophoneError, decode
-from app.ui.nodes import h
+from app.text.nodes import h
 from app.ui.voice_meter import METER, voice_meter
 
 mic = Microphone(processing=False)  # the WAV as it is, not reshaped by voice processing

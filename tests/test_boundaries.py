@@ -1,7 +1,6 @@
-"""The core stays browser-free: only app/browser/ and app/main.py may import js/pyodide/pyscript.
-
-That is what lets every other module run (and be tested) under plain CPython, and later move
-into a worker by changing only the transport.
+"""What the import contracts in pyproject.toml cannot check (`make lint` runs them with
+lint-imports; decision 020): that the browser-free contract names every core package, that every
+module says what it is for, and that the first screen imports nothing that can wait.
 """
 
 from __future__ import annotations
@@ -9,39 +8,19 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
-APP = Path(__file__).resolve().parent.parent / "app"
-BROWSER_MODULES = {"js", "pyodide", "pyodide_js", "pyscript"}
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "app"
 
 
-def imported_roots(path: Path) -> set[str]:
-    roots: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            roots.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            roots.add(node.module.split(".")[0])
-    return roots
-
-
-def core_files() -> list[Path]:
-    return [
-        p
-        for p in APP.rglob("*.py")
-        if "browser" not in p.relative_to(APP).parts and p != APP / "main.py"
-    ]
-
-
-def test_core_never_imports_browser_modules() -> None:
-    files = core_files()
-    assert len(files) > 10
-    offenders = {str(p.relative_to(APP)): imported_roots(p) & BROWSER_MODULES for p in files}
-    assert {k: v for k, v in offenders.items() if v} == {}
-
-
-def test_the_check_sees_browser_imports() -> None:
-    assert "js" in imported_roots(APP / "browser" / "dom.py")
+def test_the_browser_free_contract_names_every_core_package() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    [contract] = [c for c in config["contracts"] if c["id"] == "browser-free-core"]
+    packages = {p.stem for p in APP.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
+    core = {f"app.{name}" for name in packages - {"__init__", "browser", "main"}}
+    assert set(contract["source_modules"]) == core
 
 
 def test_every_module_says_what_it_is_for() -> None:
@@ -55,7 +34,7 @@ def test_every_module_says_what_it_is_for() -> None:
 LATER = (
     *("app.agents", "app.llm", "app.tools", "app.browser.assistant", "mistune"),
     # Studying loads py-fsrs when it starts; the stats page and its charts when it opens.
-    *("fsrs", "app.study.scheduler", "app.study.session", "app.study.stats"),
+    *("fsrs", "app.study.scheduler", "app.studying.session", "app.studying.stats"),
     *("app.study.grading", "app.ui.study_view", "app.ui.study_summary_view"),
     "app.ui.study_dialogs",
     *("app.store.stats_queries", "app.ui.stats_view", "app.ui.stats_charts", "app.browser.charts"),
@@ -73,7 +52,7 @@ print("\\n".join(sorted(sys.modules)))
 def test_the_first_screen_imports_nothing_that_can_wait() -> None:
     result = subprocess.run(
         [sys.executable, "-c", STARTUP_IMPORTS],
-        cwd=APP.parent,
+        cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,

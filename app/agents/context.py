@@ -16,13 +16,12 @@ from typing import Any
 
 from app.domain import FolderId, LexicalError, WordId
 from app.store import Store
-from app.study.past import PastSession, previous_sessions, recorded, spoken_day
+from app.studying.past import PastSession, previous_sessions, recorded, spoken_day
+from app.text.counting import counted, named
 from app.tools.outline import outline
 from app.tools.resolve import folder_path
 from app.tools.views import clip
 from app.tools.workspace import References, Workspace
-from app.ui.counting import counted
-from app.ui.study_summary_view import named
 
 MAX_CHARS = 6_000
 TREE_DEPTH = 3

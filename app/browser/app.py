@@ -38,9 +38,9 @@ from app.browser.transfer import TransferGlue, repaint, save_download
 from app.domain import LexicalError
 from app.saving import SaveStatus
 from app.tasks import start_now
+from app.text.nodes import h
 from app.ui.controller import Controller
 from app.ui.folder_view import READ_ONLY_STUDY
-from app.ui.nodes import h
 from app.ui.routes import Route
 from app.ui.update import Download, Update
 
@@ -122,7 +122,7 @@ class Page:
         self.shortcuts = Shortcuts(self)
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
-        self.speech = SpeechGlue(self)
+        self.speech: SpeechGlue = SpeechGlue(self)  # annotated: mypy cannot infer it for voice.py
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
         self.assistant: Assistant | None = None  # attached after the first screen (session.py)
         self.drill: DrillGlue | None = None  # the hands-free drill, loaded with it too

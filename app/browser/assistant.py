@@ -28,7 +28,7 @@ from app.llm.retry import OnWait
 from app.llm.settings import make_client
 from app.store import Store
 from app.store.conversations import UsageEntry
-from app.study.summary import scholar_prompt
+from app.studying.summary import scholar_prompt
 from app.ui.assistant_controller import AssistantController, Refusal, Request
 from app.ui.assistant_view import badge_text, confirm_dialog, render_panel, render_turn
 

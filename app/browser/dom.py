@@ -1,4 +1,4 @@
-"""Turn the safe element tree (app.ui.nodes) into DOM nodes, and keep page regions up to date
+"""Turn the safe element tree (app.text.nodes) into DOM nodes, and keep page regions up to date
 by patching only what changed between two renders (app.ui.diff).
 
 Only createElement, setAttribute and createTextNode are used, never innerHTML, so text from
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import js
 from pyodide.ffi import JsNull, jsnull, to_js
 
+from app.text.nodes import El, Node
 from app.ui.diff import Replace, diff
-from app.ui.nodes import El, Node
 
 if TYPE_CHECKING:
     from typing import TypeIs  # Python 3.13+: only the checker needs it (tests run on 3.11)

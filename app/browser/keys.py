@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 
 from app.browser.dom import data, found
-from app.browser.study import study_key
+from app.browser.study import StudyPage, study_key
 from app.domain import FolderId
 from app.ui.field_undo import FieldUndo
 from app.ui.routes import Route
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
+    from app.browser.closing import DialogCloser
+    from app.browser.drawers import DrawerGlue
+    from app.browser.search_box import SearchBox
 
 TEXT_FIELDS = {"INPUT", "TEXTAREA", "SELECT"}
 
 
+class KeysPage(StudyPage, Protocol):
+    """What the shortcuts need of the page (app.py's Page, which builds the shortcuts)."""
+
+    closer: DialogCloser
+    drawers: DrawerGlue
+    search: SearchBox
+
+    def toggle_theme(self) -> None: ...
+
+
 class Shortcuts:
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: KeysPage) -> None:
         self.page = page
         self.undo = FieldUndo()
 

@@ -9,13 +9,13 @@ on the study screen waits for it once, from the self-hosted, sha256-pinned Pyodi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 import pyodide_js
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
+    from app.ui.controller import Controller
 
 # Space and Enter on these are their own click; the study keys leave them alone.
 NOT_TO_STEAL = {"INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"}
@@ -38,7 +38,18 @@ class StudyRuntime:
             self.ready = True
 
 
-def study_key(page: Page, key: str, target: Any) -> Callable[[], None] | None:
+class StudyPage(Protocol):
+    """What a study key needs of the page (app.py's Page, which builds this module's parts)."""
+
+    controller: Controller
+    dialog: Any
+
+    def run(
+        self, action: str, item_id: str | None = None, data: dict[str, str] | None = None
+    ) -> None: ...
+
+
+def study_key(page: StudyPage, key: str, target: Any) -> Callable[[], None] | None:
     """What a key does on the study screen, if anything: 1–4 pick an answer or grade, Space
     shows the answer (or takes the suggested grade); keys typed into a field are left alone,
     and Space or Enter on a focused button stays that button's own click."""

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from app.browser.app import Page
     from app.browser.provider_listening import ProviderSession
     from app.study.model import StudyCard
-    from app.study.session import Turn
+    from app.studying.session import Turn
     from app.voice.ladder import OnDevice, Rung
 
 VOICE_MODES = ("listening", "speaking")

@@ -7,7 +7,7 @@ needs it, py-fsrs is loaded (once, as studying loads it) before the preview goes
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 from pyodide.ffi import create_once_callable, to_js
@@ -16,10 +16,11 @@ from app.browser.dom import by_id, data, found, js_object, replace_children
 from app.store.transfer import MAX_FILE_BYTES
 from app.store.transfer.steps import Progress
 from app.ui.transfer_view import progress_view
-from app.ui.update import Download
+from app.ui.update import Download, Update
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
+    from app.browser.study import StudyRuntime
+    from app.ui.controller import Controller
 
 REVOKE_AFTER_MS = 60_000  # the download has long started by then
 
@@ -46,8 +47,21 @@ async def repaint() -> None:
     await asyncio.sleep(0)
 
 
+class TransferPage(Protocol):
+    """What import and export need of the page (app.py's Page, which builds the glue)."""
+
+    controller: Controller
+    study_runtime: StudyRuntime
+
+    def apply(self, update: Update) -> None: ...
+
+    def run(
+        self, action: str, item_id: str | None = None, data: dict[str, str] | None = None
+    ) -> None: ...
+
+
 class TransferGlue:
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: TransferPage) -> None:
         self.page = page
         self._task: asyncio.Future[None] | None = None
 

@@ -57,8 +57,8 @@ from app.voice.reply import Confirmed, More, Unclear, interpret
 if TYPE_CHECKING:
     from app.agents import Confirmation, Event
     from app.browser.assistant import Assistant
+    from app.text.nodes import El
     from app.tools.registry import Link
-    from app.ui.nodes import El
 
 TICK_S = 0.1
 REPLY_WAIT_S = 20.0  # a question asked aloud stops listening after this; only a yes confirms

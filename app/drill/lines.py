@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.study.model import StudyCard
-from app.study.summary import Summary
-from app.ui.counting import counted
+from app.studying.past import last_time
+from app.studying.summary import Summary, next_due
+from app.text.counting import counted, named
 
 # The screen's sentence, so the spoken summary and the shown one agree.
-from app.ui.study_summary_view import last_time, named, next_due
 
 Part = tuple[str, str]  # text, BCP 47 language tag
 Lines = tuple[Part, ...]

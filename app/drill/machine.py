@@ -25,8 +25,8 @@ from app.drill.lines import Lines
 from app.drill.timing import NUDGE_SECONDS, OVERRIDE_SECONDS, PAUSE_SECONDS, rating_for
 from app.speech.voices import word_lang
 from app.study.model import Rating, StudyCard
-from app.study.session import Counts, StudySession
-from app.study.summary import Summary
+from app.studying.session import Counts, StudySession
+from app.studying.summary import Summary
 from app.voice.answers import lexicon, tokens
 from app.voice.problems import Problem
 from app.voice.reply import Confirmed, interpret

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.domain import Folder, FolderId
-from app.ui.counting import listed
+from app.text.counting import listed
 from app.voice.answers import tokens
 
 # On folded words ("hands-free" is "hands free"); the name is everything in between.

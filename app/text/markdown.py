@@ -1,7 +1,7 @@
 """Render untrusted Markdown (from users or models) into the safe element tree.
 
 mistune parses the source into an AST; this module maps each token onto
-`app.ui.nodes` elements. Raw HTML is shown as literal text, images as their alt text
+`app.text.nodes` elements. Raw HTML is shown as literal text, images as their alt text
 (the app is offline with a strict CSP, so nothing remote is ever loaded), and links
 survive only for http(s)/mailto URLs. Input length and nesting depth are capped so
 hostile input cannot exhaust time or the stack.
@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeAlias
 
-from app.ui.nodes import Node, h, is_safe_href
+from app.text.nodes import Node, h, is_safe_href
 
 MAX_SOURCE_CHARS = 100_000
 # Token nesting rendered as elements; anything deeper becomes flat text. mistune

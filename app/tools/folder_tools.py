@@ -7,12 +7,12 @@ from typing import Any
 from pydantic import Field
 
 from app.domain import Colour, Emoji, FolderPatch, InvalidInput, Lang, Name, NewFolder
+from app.text.counting import listed
 from app.tools import resolve
 from app.tools.outline import outline
 from app.tools.registry import Outcome, Params, Tool
 from app.tools.views import folder_data, folder_link
 from app.tools.workspace import Workspace
-from app.ui.counting import listed
 
 FOLDER_REF = (
     "A folder path such as 'Medicine/Cardiology', or just its name when that is unique. "

@@ -7,12 +7,12 @@ from typing import Literal
 from pydantic import Field
 
 from app.domain import Conflict, Folder, FolderPatch, Name, Note, NotePatch, Word, WordPatch
+from app.text.counting import counted_list
 from app.tools import resolve
 from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Link, Outcome, Params, Plan, Tool
 from app.tools.views import folder_link, note_link, word_link
 from app.tools.workspace import Workspace
-from app.ui.counting import counted_list
 
 Item = Folder | Word | Note
 # Moving a folder that holds more than this many items asks the user first.

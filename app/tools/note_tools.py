@@ -5,12 +5,12 @@ from __future__ import annotations
 from pydantic import Field
 
 from app.domain import Name, NewNote, Note, NotePatch, Text, parse_input
+from app.text.counting import listed
 from app.tools import resolve
 from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Outcome, Params, Plan, Tool
 from app.tools.views import folder_link, note_data, note_link
 from app.tools.workspace import Workspace
-from app.ui.counting import listed
 
 NOTE_REF = "The note's title; 'it' or 'that note' means the note named last."
 MAX_NOTES = 20

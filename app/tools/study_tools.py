@@ -10,12 +10,12 @@ from pydantic import Field
 
 from app.domain import Folder, Word
 from app.store.study_queries import Scope
+from app.text.counting import counted
 from app.tools import resolve
 from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Outcome, Params, Plan, Tool
 from app.tools.views import folder_link, word_link
 from app.tools.workspace import Workspace
-from app.ui.counting import counted
 
 
 class StudyTarget(Params):
@@ -86,7 +86,7 @@ RECENT_SESSIONS = 3
 
 def study_stats(ws: Workspace, p: StudyStats) -> Outcome:
     # Imported here: the agents load at startup's end, the stats queries only when asked.
-    from app.study.stats import collect_stats  # noqa: PLC0415
+    from app.studying.stats import collect_stats  # noqa: PLC0415
 
     found = resolve.folder(ws, p.folder) if p.folder.strip() else None
     stats = collect_stats(

@@ -8,12 +8,12 @@ from pydantic import Field
 
 from app.domain import Colour, Lang, Meanings, Name, NewWord, Text, Word, WordPatch, parse_input
 from app.store.results import BulkRow
+from app.text.counting import counted, listed
 from app.tools import resolve
 from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Outcome, Params, Plan, Tool
 from app.tools.views import folder_link, word_data, word_link
 from app.tools.workspace import Workspace
-from app.ui.counting import counted, listed
 
 TERM_REF = "The word's term, e.g. 'aorta'. 'it' or 'that word' means the word named last."
 IN_FOLDER = f"The folder the word is in, needed only when the term is in several. {FOLDER_REF}"

@@ -1,4 +1,4 @@
-"""The assistant panel and its dialogs as safe element trees (app.ui.nodes).
+"""The assistant panel and its dialogs as safe element trees (app.text.nodes).
 
 Answers are Markdown from a model: they go through app/text/markdown.py, never innerHTML.
 Controls carry `data-action` names starting with `ai-`: app/browser/assistant.py registers
@@ -15,8 +15,8 @@ from app.agents import Confirmation, route
 from app.agents.router import Override
 from app.store.conversations import ConversationInfo, UsageSummary, VoiceSummary
 from app.text.markdown import render_markdown
+from app.text.nodes import Child, El, Node, h
 from app.ui.assistant_state import AGENT_TITLES, PanelState, TurnView, link_route
-from app.ui.nodes import Child, El, Node, h
 
 OVERRIDES: tuple[tuple[Override, str], ...] = (
     ("auto", "Auto"),

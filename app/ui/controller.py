@@ -30,12 +30,12 @@ from app.store import Store
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
 from app.store.transfer.steps import run_steps
+from app.text.counting import counted
+from app.text.nodes import El, h
 from app.ui import dialogs
-from app.ui.counting import counted
 from app.ui.due import DueCounts
 from app.ui.folder_view import due_text, render_folder, render_home
 from app.ui.mapping_memory import MappingMemory
-from app.ui.nodes import El, h
 from app.ui.routes import Route
 from app.ui.search_view import RESULTS_SHOWN, render_results
 from app.ui.state import ViewState
@@ -259,7 +259,7 @@ class Controller:
 
     def _render_stats(self) -> El:
         # Imported on first use: nothing of the stats page belongs to startup.
-        from app.study.stats import collect_stats  # noqa: PLC0415
+        from app.studying.stats import collect_stats  # noqa: PLC0415
         from app.ui.stats_view import render_stats  # noqa: PLC0415
 
         folder = self.state.route.folder_id

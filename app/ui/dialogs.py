@@ -11,8 +11,8 @@ from typing import Literal
 
 from app.domain import Folder
 from app.store.results import BulkPreview, BulkRow, DeletionSummary, TreeRow
-from app.ui.counting import counted
-from app.ui.nodes import El, Node, h
+from app.text.counting import counted
+from app.text.nodes import El, Node, h
 from app.ui.transfer_view import table_box
 from app.ui.tree_view import folder_label
 from app.ui.widgets import action, colour_select, form_error

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.ui.nodes import LIVE_TAGS, Node
+from app.text.nodes import LIVE_TAGS, Node
 
 Path = tuple[int, ...]  # child indexes from the region's root element
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from app.drill import lines
 from app.study.model import Mode
-from app.ui.counting import counted
-from app.ui.nodes import El, h
+from app.text.counting import counted
+from app.text.nodes import El, h
 from app.ui.study_summary_view import render_summary
 from app.ui.study_view import MODE_LABELS
 from app.ui.widgets import action
@@ -22,7 +22,7 @@ from app.ui.widgets import action
 if TYPE_CHECKING:
     from app.drill.machine import DrillView
     from app.drill.where import Listening
-    from app.study.summary import Summary
+    from app.studying.summary import Summary
 
 START_HINT = (
     "Browsers let a page speak and listen only after a click, so this one click is needed. "

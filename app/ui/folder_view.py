@@ -12,9 +12,9 @@ from app.domain import Folder, Note, default_lang
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
 from app.store.word_list import WordPage
+from app.text.counting import counted
 from app.text.markdown import render_markdown
-from app.ui.counting import counted
-from app.ui.nodes import El, Node, h
+from app.text.nodes import El, Node, h
 from app.ui.routes import Route
 from app.ui.state import ViewState
 from app.ui.tree_view import folder_label, name_and_count

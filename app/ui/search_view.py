@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.store.results import SearchHit, Snippet
-from app.ui.nodes import El, Node, h
+from app.text.nodes import El, Node, h
 from app.ui.routes import Route
 
 _KIND_LABEL = {"word": "word", "folder": "folder", "note": "note"}

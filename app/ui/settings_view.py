@@ -23,7 +23,7 @@ from app.llm.settings import (
     Provider,
     ProviderSettings,
 )
-from app.ui.nodes import El, Node, h
+from app.text.nodes import El, Node, h
 
 PROVIDERS: tuple[tuple[Provider, str], ...] = (
     ("gemini", "Gemini"),

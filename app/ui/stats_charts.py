@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from app.study.model import CardState, Rating
-from app.study.stats import FolderRetention, StudyStats
+from app.studying.stats import FolderRetention, StudyStats
 from app.ui.tree_view import folder_label
 
 RATINGS = tuple(r.label for r in Rating)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from app.domain import Folder
 from app.study.model import DIRECTION_LABELS
-from app.study.stats import FolderRetention, StudyStats
-from app.ui.counting import counted
-from app.ui.nodes import Child, El, Node, h
+from app.studying.stats import FolderRetention, StudyStats
+from app.text.counting import counted
+from app.text.nodes import Child, El, Node, h
 from app.ui.routes import Route
 from app.ui.stats_charts import (
     RETENTION_FOLDERS,

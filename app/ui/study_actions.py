@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from app.domain import FolderId, InvalidInput, LexicalError
 from app.store import Store
 from app.study.model import MODES, Mode, Rating, StudyOptions
-from app.ui.nodes import El
+from app.text.nodes import El
 from app.ui.routes import Route
 from app.ui.update import Update, changed
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from app.drill.commands import Command
     from app.drill.machine import Drill
     from app.drill.where import Listening
-    from app.study.session import StudySession
+    from app.studying.session import StudySession
 
 Data = Mapping[str, str]
 Handler = Callable[[int | None, Data], Update]
@@ -94,7 +94,7 @@ class StudyActions:
         if self.session is not None and self.session.store is not self._store():
             self.session = None
         if self.session is None:
-            from app.study.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
+            from app.studying.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
 
             self.session = StudySession.resume(self._store(), self._clock, self._utc_offset)
             self.resumed = True
@@ -165,7 +165,7 @@ class StudyActions:
     # --- actions ------------------------------------------------------------------------------
 
     def _start(self, folder_id: int | None, data: Data) -> Update:
-        from app.study.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
+        from app.studying.session import StudySession  # noqa: PLC0415 (loads py-fsrs)
 
         scope: dict[str, Any]
         if data.get("query"):

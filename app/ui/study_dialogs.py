@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from app.domain import FolderId
 from app.study.model import StudyOptions
-from app.ui.nodes import El, Node, h
+from app.text.nodes import El, Node, h
 from app.ui.widgets import action, form_error
 
 # Each number field's name and range, as the form shows them (the model enforces the same).

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.study.intervals import spoken_interval
-from app.study.past import PastSession, spoken_day
-from app.study.summary import Summary
-from app.ui.counting import counted, listed
-from app.ui.nodes import El, h
+from app.studying.past import last_time
+from app.studying.summary import Summary, next_due
+from app.text.counting import counted
+from app.text.nodes import El, h
 from app.ui.widgets import action
-
-NAMED_MAX = 10  # missed words named in a sentence; the rest are counted
 
 
 def render_summary(summary: Summary | None, excluded: int) -> El:
@@ -79,32 +76,6 @@ def _missed(missed: Sequence[str]) -> El:
         h("h3", None, f"Missed ({len(missed):,})"),
         h("ul", {"class": "missed"}, (h("li", None, term) for term in missed)),
     )
-
-
-def next_due(summary: Summary) -> str:
-    if summary.next_in_ms is None:
-        return "No reviews are scheduled yet."
-    soon = f"The next review is due {spoken_interval(summary.next_in_ms)}"
-    if summary.due_tomorrow:
-        due = counted(summary.due_tomorrow, "card is", "cards are")
-        return f"{soon}; {due} due within a day."
-    return f"{soon}."
-
-
-def last_time(past: PastSession) -> str:
-    """The previous session of the same scope in one sentence, for the screen and the ear."""
-    right = f"{past.correct:,} of {past.cards:,} right"
-    return f"Last time ({spoken_day(past.day)}) you got {right} and missed {named(past.missed)}."
-
-
-def named(words: Sequence[str], most: int = NAMED_MAX) -> str:
-    """Up to `most` words by name and the rest counted: "a, b and 3 more words"; "none"."""
-    if not words:
-        return "none"
-    shown = list(words[:most])
-    if len(words) > most:
-        shown.append(counted(len(words) - most, "more word"))
-    return listed(shown)
 
 
 def _nothing_due(summary: Summary | None) -> str:

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from app.study.grading import Grade, Segment
 from app.study.intervals import short_interval, spoken_interval
 from app.study.model import DIRECTION_LABELS, MODES, Mode, Rating
-from app.ui.nodes import El, Node, h
+from app.text.nodes import El, Node, h
 from app.ui.study_summary_view import render_summary
 from app.ui.study_voice_view import HIDDEN_PROMPT, confirm, spoken_verdict, voice_controls
 from app.ui.widgets import action
 
 if TYPE_CHECKING:
-    from app.study.session import StudySession, Turn
+    from app.studying.session import StudySession, Turn
 
 MODE_LABELS: dict[Mode, str] = {
     "flashcard": "Flashcards",

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.study.spoken import Heard
-from app.ui.nodes import El, h
+from app.text.nodes import El, h
 from app.ui.widgets import action
 
 if TYPE_CHECKING:
-    from app.study.session import Turn
+    from app.studying.session import Turn
 
 HIDDEN_PROMPT = "Listen, then answer."
 SAY_IT_HINT = "Hold the button (or the M key) while you say the answer, then let go."

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from app.ui.counting import counted_list as _counted
-from app.ui.nodes import Child, El, Node, h
+from app.text.counting import counted_list as _counted
+from app.text.nodes import Child, El, Node, h
 from app.ui.widgets import action, form_error
 
 if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen

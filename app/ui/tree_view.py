@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from app.domain import FolderId
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
-from app.ui.nodes import El, h
+from app.text.nodes import El, h
 from app.ui.routes import Route
 
 

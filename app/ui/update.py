@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.ui.nodes import El, Node
+from app.text.nodes import El, Node
 
 
 @dataclass(frozen=True)

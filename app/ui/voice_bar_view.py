@@ -7,7 +7,7 @@ alone on every listening event, so the visualiser's canvas in the meter is never
 
 from __future__ import annotations
 
-from app.ui.nodes import El, h
+from app.text.nodes import El, h
 from app.ui.voice_meter import voice_meter
 from app.voice.listening import View
 

@@ -8,7 +8,7 @@ to compare (app.ui.diff).
 
 from __future__ import annotations
 
-from app.ui.nodes import El, h
+from app.text.nodes import El, h
 
 METER = "[data-voice-meter]"  # how the browser layer finds the box
 

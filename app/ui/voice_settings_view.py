@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from app.domain import InvalidInput, check_lang
 from app.speech.settings import VoiceSettings
 from app.speech.voices import Voice, languages, no_voice_message, voices_for
-from app.ui.nodes import El, h
+from app.text.nodes import El, h
 from app.ui.widgets import action, form_error
 
 if TYPE_CHECKING:

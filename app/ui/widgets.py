@@ -4,7 +4,7 @@ slot, the colour select, and the titled panels of the main view."""
 from __future__ import annotations
 
 from app.domain import COLOURS
-from app.ui.nodes import Child, El, Node, h
+from app.text.nodes import Child, El, Node, h
 
 
 def action(label: str, name: str, item_id: int | None = None, **attrs: str) -> El:

@@ -7,7 +7,7 @@ in a form, so Enter never submits anything.
 from __future__ import annotations
 
 from app.store.word_list import WordPage, WordQuery, WordSort
-from app.ui.nodes import El, h
+from app.text.nodes import El, h
 
 SORT_LABELS: dict[WordSort, str] = {
     "az": "A–Z",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.domain import Folder, Word
 from app.store.word_list import WordPage
-from app.ui.nodes import El, Node, h
+from app.text.nodes import El, Node, h
 from app.ui.state import ViewState
 from app.ui.widgets import action, block, colour_select, form_error, small_button
 from app.ui.word_tools_view import no_match, shown, word_tools

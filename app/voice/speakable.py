@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from app.text.markdown import render_markdown
-from app.ui.nodes import El, Node, find_all, text_content
+from app.text.nodes import El, Node, find_all, text_content
 from app.voice.sentences import split_sentences
 
 WORD_BUDGET = 75

@@ -6,8 +6,8 @@ from app.agents.context import MAX_CHARS, View, build_context
 from app.domain import FolderId, NewFolder, NewWord, WordId
 from app.store import Store
 from app.study.model import Rating
-from app.study.past import PAST_SESSIONS
-from app.study.session import StudySession
+from app.studying.past import PAST_SESSIONS
+from app.studying.session import StudySession
 from app.tools.workspace import References
 from tests.store.helpers import make_store
 from tests.study.helpers import SPANISH, Clock, folder_with_words

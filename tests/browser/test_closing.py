@@ -9,7 +9,7 @@ from pyodide.ffi import jsnull
 
 from app.browser.closing import DialogCloser
 from app.browser.dom import replace_children
-from app.ui.nodes import h
+from app.text.nodes import h
 from tests.browser.fakes import Document, load_shell
 
 

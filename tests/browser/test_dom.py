@@ -8,7 +8,7 @@ from pyodide.ffi import jsnull
 
 from app.browser import dom
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
-from app.ui.nodes import h
+from app.text.nodes import h
 from tests.browser.fakes import Document, Element
 
 

@@ -22,7 +22,7 @@ from app.browser.study_voice import StudyVoice
 from app.llm.audio import AudioOptions, AudioUsage
 from app.llm.settings import ProviderSettings
 from app.speech.settings import VoiceSettings
-from app.ui.nodes import text_content
+from app.text.nodes import text_content
 from app.ui.study_voice_view import NOTHING_HEARD
 from app.voice.ladder import NO_RECOGNITION, ONLY_UNAVAILABLE
 from tests.browser import fakes

@@ -13,8 +13,8 @@ from app.browser import transfer
 from app.browser.transfer import TransferGlue
 from app.store import Store
 from app.store.transfer import MAX_FILE_BYTES
+from app.text.nodes import El, text_content
 from app.ui.controller import Controller
-from app.ui.nodes import El, text_content
 from app.ui.update import Update
 from tests.anki_decks import card_ids, make_apkg, with_revlog
 from tests.browser.fakes import JsException

@@ -19,7 +19,7 @@ from app.drill.machine import (
     Tick,
 )
 from app.study.model import Rating, StudyOptions
-from app.study.session import StudySession
+from app.studying.session import StudySession
 from tests.study.helpers import Clock, make_store
 
 NO_OFFSET = lambda: 0  # noqa: E731 - the local offset, as the browser would report it

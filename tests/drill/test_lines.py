@@ -7,8 +7,8 @@ from datetime import date
 
 from app.drill.lines import MISSED_SAID, did_you_say, reveal, summary
 from app.study.model import DAY_MS
-from app.study.past import PastSession
-from app.study.summary import Summary
+from app.studying.past import PastSession
+from app.studying.summary import Summary
 
 
 def done(

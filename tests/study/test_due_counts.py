@@ -9,7 +9,7 @@ from app.domain import NewWord, WordPatch
 from app.store.due_counts import RollUp, read_parts
 from app.store.study_queries import effective_options, stored_options
 from app.study.model import Rating, StudyOptions
-from app.study.session import StudySession
+from app.studying.session import StudySession
 from app.ui.due import DueCounts
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
 

@@ -1,4 +1,4 @@
-"""Past sessions of the same scope (app/study/past.py): read back bounded, newest first, and
+"""Past sessions of the same scope (app/studying/past.py): read back bounded, newest first, and
 told in one plain sentence."""
 
 from __future__ import annotations
@@ -7,9 +7,8 @@ from datetime import date
 
 from app.store import Store
 from app.study.model import Rating
-from app.study.past import PastSession, previous_sessions
-from app.study.session import StudySession
-from app.ui.study_summary_view import last_time
+from app.studying.past import PastSession, last_time, previous_sessions
+from app.studying.session import StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
 
 

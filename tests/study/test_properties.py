@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from app.store import Store
 from app.store.db import Database
 from app.study.model import Rating
-from app.study.session import StudySession
+from app.studying.session import StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words
 
 Step = tuple[str, int]

@@ -15,7 +15,7 @@ from app.store.changes import Changeset
 from app.store.db import Database
 from app.store.oplog import decode_entry, encode_entry
 from app.study.model import DAY_MS, CardKey, CardState, Rating, StudyOptions
-from app.study.session import Phase, StudySession
+from app.studying.session import Phase, StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
 
 NO_OFFSET = lambda: 0  # noqa: E731 - the local offset, as the browser would report it

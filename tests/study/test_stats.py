@@ -10,7 +10,7 @@ from app.store import stats_queries as sq
 from app.store.study_queries import Scope
 from app.study.model import DAY_MS, MINUTE_MS, CardState, Direction, Progress, Rating
 from app.study.model import StudyOptions as Options
-from app.study.stats import DAYS, StudyStats, collect_stats
+from app.studying.stats import DAYS, StudyStats, collect_stats
 from tests.study.helpers import NOON, SPANISH, Clock, folder_with_words, make_store
 
 HOUR = 60 * MINUTE_MS

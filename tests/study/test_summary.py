@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from app.study.model import Rating
-from app.study.session import StudySession
-from app.study.summary import scholar_prompt
+from app.studying.session import StudySession
+from app.studying.summary import scholar_prompt
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.text.markdown import MAX_DEPTH, MAX_SOURCE_CHARS, plain_text, render_ast, render_markdown
-from app.ui.nodes import ALLOWED_TAGS, El, Node, find_all, h, is_safe_href, text_content
+from app.text.nodes import ALLOWED_TAGS, El, Node, find_all, h, is_safe_href, text_content
 
 
 def render(source: str) -> El:

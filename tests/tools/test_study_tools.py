@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.study.model import Rating
-from app.study.session import StudySession
+from app.studying.session import StudySession
 from app.tools import TOOLS
 from app.tools.workspace import Workspace
 from tests.tools.helpers import call, folder, plan, words, workspace

@@ -11,6 +11,7 @@ from app.store.conversations import (
     UsageSummary,
     VoiceSummary,
 )
+from app.text.nodes import El, find_all, text_content
 from app.tools.registry import Link
 from app.ui.assistant_state import PanelState, TurnView, countdown, destination, turns_of
 from app.ui.assistant_view import (
@@ -22,7 +23,6 @@ from app.ui.assistant_view import (
     render_turn,
     usage_view,
 )
-from app.ui.nodes import El, find_all, text_content
 
 FOLDER = Link(kind="folder", id=3, folder_id=3, label="Cardiology")
 WORD = Link(kind="word", id=7, folder_id=3, label="aorta")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from app.store import Store
 from app.store.results import TreeRow
+from app.text.nodes import El, find_all, text_content
 from app.ui.controller import ASSISTANT_BUSY, Controller
-from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
 
 

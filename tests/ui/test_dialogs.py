@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from app.domain import Folder
+from app.text.nodes import El, find_all, text_content
 from app.ui import dialogs
-from app.ui.nodes import El, find_all, text_content
 
 
 def test_a_dialog_without_typed_text_closes_at_once() -> None:

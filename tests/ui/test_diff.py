@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.text.nodes import El, Node, h
 from app.ui.diff import Append, Patch, Replace, diff
-from app.ui.nodes import El, Node, h
 
 
 def apply(root: Node, patches: list[Patch]) -> Node:

@@ -11,9 +11,9 @@ from app.drill.where import CANNOT_OFFLINE, CANNOT_UNSUPPORTED, OFFLINE
 from app.drill.where import hands_free as hands_free_where
 from app.store import Store
 from app.store.db import Database
+from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
 from app.ui.drill_view import CANNOT_STATUS
-from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
 from app.voice.ladder import ON_DEVICE
 from tests.study.helpers import Clock

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from app.domain import Folder, FolderId, Word, WordId
 from app.store.results import TreeRow
+from app.text.nodes import text_content
 from app.ui import folder_view, tree_view, word_view
-from app.ui.nodes import text_content
 
 
 def _word(**changes: object) -> Word:

@@ -7,7 +7,7 @@ from pydantic import SecretStr
 
 from app.domain import InvalidInput
 from app.llm.settings import DEFAULT_BASE_URLS, ProviderSettings
-from app.ui.nodes import El, find_all, text_content, walk
+from app.text.nodes import El, find_all, text_content, walk
 from app.ui.settings_view import SettingsForm, model_field, settings_dialog, settings_from_fields
 
 SAVED = "sk-saved-0123456789"

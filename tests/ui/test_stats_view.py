@@ -6,7 +6,7 @@ import json
 
 from app.domain import Folder, FolderId, WordId
 from app.store.stats_queries import HardCard
-from app.study.stats import (
+from app.studying.stats import (
     DAYS,
     DayReviews,
     DueDay,
@@ -15,7 +15,7 @@ from app.study.stats import (
     Streak,
     StudyStats,
 )
-from app.ui.nodes import El, find_all, text_content
+from app.text.nodes import El, find_all, text_content
 from app.ui.stats_charts import day_label
 from app.ui.stats_view import NO_REVIEWS, render_stats
 

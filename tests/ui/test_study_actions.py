@@ -6,8 +6,8 @@ from __future__ import annotations
 from app.domain import FolderId
 from app.store import Store
 from app.store.db import Database
+from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
-from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
 from tests.study.helpers import SPANISH, Clock, folder_with_words
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from app.domain import FolderId
 from app.study.model import StudyOptions
+from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
-from app.ui.nodes import El, find_all, text_content
 from tests.ui.test_study_actions import by_action, go, prompt, setup
 
 

@@ -8,9 +8,9 @@ from datetime import date
 from app.domain import NewFolder, NewWord
 from app.store import Store
 from app.store.transfer.steps import run_steps
+from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
 from app.ui.mapping_memory import MappingMemory
-from app.ui.nodes import El, find_all, text_content
 from app.ui.update import Update
 from tests.anki_decks import card_ids, make_apkg, with_revlog
 from tests.store.transfer.studied import studied_store

@@ -3,8 +3,8 @@ browser layer draws inside, and a re-render must not touch that)."""
 
 from __future__ import annotations
 
+from app.text.nodes import h
 from app.ui.diff import diff
-from app.ui.nodes import h
 from app.ui.voice_meter import METER, voice_meter
 
 

@@ -7,8 +7,8 @@ import pytest
 from app.domain import InvalidInput, Word
 from app.speech.settings import VoiceSettings
 from app.speech.voices import Voice
+from app.text.nodes import El, find_all, text_content
 from app.ui import word_view
-from app.ui.nodes import El, find_all, text_content
 from app.ui.voice_settings_view import (
     BAD_LANG,
     VoiceForm,

@@ -4,8 +4,8 @@ holds the word, the filter and sort narrow and order the list, and pages move bo
 from __future__ import annotations
 
 from app.store import Store
+from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
-from app.ui.nodes import El, find_all, text_content
 from app.ui.routes import Route
 from app.ui.state import PAGE_SIZE
 

@@ -6,6 +6,10 @@ or "9874" while another says "9,874".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+NAMED_MAX = 10  # words named in a sentence; the rest are counted
+
 
 def counted(n: int, noun: str, plural: str = "") -> str:
     """`n` and the noun in the right number; `plural` only when adding "s" is wrong."""
@@ -22,3 +26,13 @@ def listed(parts: list[str], conjunction: str = "and") -> str:
 def counted_list(*counts: tuple[int, str]) -> str:
     """The non-zero counts as one phrase: "2 folders, 3 words and 1 note" ("" for none)."""
     return listed([counted(n, noun) for n, noun in counts if n])
+
+
+def named(words: Sequence[str], most: int = NAMED_MAX) -> str:
+    """Up to `most` words by name and the rest counted: "a, b and 3 more words"; "none"."""
+    if not words:
+        return "none"
+    shown = list(words[:most])
+    if len(words) > most:
+        shown.append(counted(len(words) - most, "more word"))
+    return listed(shown)

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 from app.store import Store
 from app.store.study import SessionRow
+from app.study.intervals import spoken_interval
 from app.study.model import DAY_MS, Rating
-from app.study.past import PastSession, missed_terms, previous_sessions
+from app.studying.past import PastSession, missed_terms, previous_sessions
+from app.text.counting import counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,3 +56,13 @@ def scholar_prompt(missed: Sequence[str], scope: str) -> str:
         f"I just studied {scope} and missed these words: {words}{more}. For each one, give me "
         "a short mnemonic to remember it and two example sentences that use it."
     )
+
+
+def next_due(summary: Summary) -> str:
+    if summary.next_in_ms is None:
+        return "No reviews are scheduled yet."
+    soon = f"The next review is due {spoken_interval(summary.next_in_ms)}"
+    if summary.due_tomorrow:
+        due = counted(summary.due_tomorrow, "card is", "cards are")
+        return f"{soon}; {due} due within a day."
+    return f"{soon}."

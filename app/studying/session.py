@@ -35,7 +35,7 @@ from app.study.model import (
 )
 from app.study.scheduler import Outcome, outcomes
 from app.study.spoken import SpokenGrade, grade_spoken
-from app.study.summary import Summary, summarise
+from app.studying.summary import Summary, summarise
 
 LEARN_AHEAD_MS = 20 * MINUTE_MS
 CHOICES = 4

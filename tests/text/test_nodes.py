@@ -1,4 +1,4 @@
-"""Tests for the element tree that forms the app's XSS boundary (app.ui.nodes)."""
+"""Tests for the element tree that forms the app's XSS boundary (app.text.nodes)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from app.ui.nodes import ALLOWED_TAGS, El, find_all, h, is_safe_href, text_content
+from app.text.nodes import ALLOWED_TAGS, El, find_all, h, is_safe_href, text_content
 
 
 def test_h_builds_element_with_text_and_children() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.ui.counting import counted, counted_list, listed
+from app.text.counting import counted, counted_list, listed
 
 
 def test_one_is_singular_and_everything_else_plural() -> None:

@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 from app.store import Store
 from app.store.study import ReviewRow
 from app.study.model import MINUTE_MS, Rating
+from app.text.counting import named
 
 PAST_SESSIONS = 3  # remembered for the Scholar; the summary names the last one
 
@@ -63,3 +64,9 @@ def spoken_day(day: date) -> str:
 def local_day(at_ms: int, utc_offset_minutes: int) -> date:
     moment = datetime.fromtimestamp(at_ms / 1000, UTC)
     return (moment + timedelta(milliseconds=utc_offset_minutes * MINUTE_MS)).date()
+
+
+def last_time(past: PastSession) -> str:
+    """The previous session of the same scope in one sentence, for the screen and the ear."""
+    right = f"{past.correct:,} of {past.cards:,} right"
+    return f"Last time ({spoken_day(past.day)}) you got {right} and missed {named(past.missed)}."
