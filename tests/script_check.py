@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.llm.scripted import ScriptedModel
+from tests.llm.scripted import ScriptedModel
 
 
 @contextmanager

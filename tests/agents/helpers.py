@@ -10,8 +10,8 @@ from app.agents.events import Event, Failed, Finished, StepDone, TextDelta
 from app.agents.safety import Confirmation
 from app.agents.turn import TurnResult, run_turn
 from app.llm.messages import ModelRequest, ToolResult
-from app.llm.scripted import ScriptedModel
 from app.store import Store
+from tests.llm.scripted import ScriptedModel
 
 
 class Dialog:

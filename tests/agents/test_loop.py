@@ -16,9 +16,9 @@ from app.agents.turn import ROLLED_BACK, run_turn
 from app.domain import FolderId, NewFolder, NewWord
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelRequest, ModelResponse
-from app.llm.scripted import ScriptedModel, call, reply
 from app.store import Store
 from tests.agents.helpers import Dialog, last_results, turn
+from tests.llm.scripted import ScriptedModel, call, reply
 from tests.store.helpers import make_store
 
 

@@ -11,12 +11,12 @@ from app.agents.events import Event
 from app.agents.scholar import SCHOLAR, save_answer
 from app.agents.turn import run_agent
 from app.domain import TEXT_MAX, FolderId, InvalidInput, NewFolder, NewWord
-from app.llm.scripted import ScriptedModel, call, reply
 from app.store import Store
 from app.tools import TOOLS
 from app.tools.registry import Outcome, Params, Registry, Tool
 from app.tools.workspace import Workspace
 from tests.agents.helpers import Dialog, last_results, turn
+from tests.llm.scripted import ScriptedModel, call, reply
 from tests.store.helpers import make_store
 
 

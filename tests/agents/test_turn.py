@@ -10,11 +10,11 @@ from app.agents.events import Finished, Routed, StepDone, TextDelta
 from app.agents.loop import Limits
 from app.domain import FolderId, NewFolder
 from app.llm.messages import Message, ModelRequest
-from app.llm.scripted import ScriptedModel, UnexpectedCall, call, reply
 from app.store import Store
 from app.store.conversations import ConversationId
 from app.voice.persona import VOICE_PERSONA
 from tests.agents.helpers import last_results, turn
+from tests.llm.scripted import ScriptedModel, UnexpectedCall, call, reply
 from tests.store.helpers import make_store
 
 HEART = {

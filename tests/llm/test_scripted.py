@@ -9,7 +9,7 @@ import pytest
 
 from app.llm.errors import ProviderError
 from app.llm.messages import Message, ModelRequest, ModelResponse
-from app.llm.scripted import ScriptedModel, UnexpectedCall, call, reply
+from tests.llm.scripted import ScriptedModel, UnexpectedCall, call, reply
 from tests.script_check import replies_all_asked_for
 
 

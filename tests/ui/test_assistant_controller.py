@@ -13,7 +13,6 @@ from app.domain import FolderId, LexicalError, NewFolder, NewWord
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelClient
 from app.llm.retry import OnWait
-from app.llm.scripted import ScriptedModel, call, reply
 from app.store import Store
 from app.ui.assistant_controller import (
     EXPLAIN_NEEDS_PROVIDER,
@@ -26,6 +25,7 @@ from app.ui.assistant_controller import (
     Started,
 )
 from app.ui.assistant_view import OFFLINE, SAVE_NEEDS_FOLDER
+from tests.llm.scripted import ScriptedModel, call, reply
 from tests.store.helpers import make_store
 
 
