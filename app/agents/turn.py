@@ -24,6 +24,7 @@ from app.agents.loop import Limits, LoopResult, run_loop
 from app.agents.router import Override, Route, route
 from app.agents.safety import Confirm, Guard
 from app.agents.scholar import SCHOLAR
+from app.agents.toolsets import offered
 from app.domain import LexicalError
 from app.llm.errors import ProviderError
 from app.llm.messages import CancelSignal, Message, ModelClient
@@ -128,7 +129,7 @@ async def run_agent(
             turn.conversation_id = None
             return turn.fail("missing", exc.message)
     dispatcher = Dispatcher(
-        spec.tools,
+        offered(spec.tools, text),
         Workspace(store, turn.refs, view.open_folder, view.selected_word, view.utc_offset_minutes),
         Guard(text),
         confirm,

@@ -162,9 +162,10 @@ def _clean(node: Any, defs: dict[str, Any]) -> Any:
 class Registry:
     """Tools by name, in a stable order (the order the model sees them)."""
 
-    def __init__(self, tools: Iterable[AnyTool]) -> None:
+    def __init__(self, tools: Iterable[AnyTool], specs: dict[str, ToolSpec] | None = None) -> None:
         self._tools = {t.name: t for t in tools}
-        self._specs: tuple[ToolSpec, ...] | None = None
+        # Shared with the registries made from this one: schema generation costs a few ms a turn.
+        self._specs = {} if specs is None else specs
 
     def __contains__(self, name: str) -> bool:
         return name in self._tools
@@ -180,10 +181,14 @@ class Registry:
         return self._tools.get(name)
 
     def only(self, *kinds: ToolKind) -> Registry:
-        return Registry(t for t in self._tools.values() if t.kind in kinds)
+        return self.where(lambda tool: tool.kind in kinds)
+
+    def where(self, keep: Callable[[AnyTool], bool]) -> Registry:
+        return Registry((t for t in self._tools.values() if keep(t)), self._specs)
 
     def specs(self) -> tuple[ToolSpec, ...]:
-        """What the model is offered; built once (schema generation costs a few ms a turn)."""
-        if self._specs is None:
-            self._specs = tuple(t.spec() for t in self._tools.values())
-        return self._specs
+        """What the model is offered; each tool's spec is built once."""
+        for name, tool in self._tools.items():
+            if name not in self._specs:
+                self._specs[name] = tool.spec()
+        return tuple(self._specs[name] for name in self._tools)

@@ -1,0 +1,61 @@
+"""Which tools a request is offered: the groups its words ask for, plus the look-up tools.
+
+Every tool offered costs prompt tokens, and a small local model may have only 4,096 of them for
+everything. So the request's action words and nouns, read as the router reads them (folded,
+quoted words left out, 'deleting' as 'delete'), pick tool groups; the look-up tools come with
+every group so the agent can find what the request names. A request that names no group ("yes",
+"the second one", "do the same for Biology") is offered every tool, and so is a tool that no
+group lists. A tool the model calls without being offered it is answered by the dispatcher
+with the tools it has.
+"""
+
+from __future__ import annotations
+
+from app.agents.router import base_form, words
+from app.tools.registry import Registry
+
+LOOKUP = ("GET_FOLDER_STRUCTURE", "SEARCH_FOLDERS", "SEARCH_WORDS")
+
+# Building and changing folders and words is one group: "make a folder of 10 fruits" needs both.
+# Nouns like "folder" or "word" pick nothing: "delete the Biology folder" needs no building.
+_GROUPS: dict[tuple[str, ...], str] = {
+    (
+        "CREATE_FOLDER",
+        "UPDATE_FOLDER_METADATA",
+        "ADD_WORD",
+        "BULK_ADD_WORDS",
+        "UPDATE_WORD_METADATA",
+        "GET_WORD",
+        "LIST_WORDS",
+    ): (
+        "create make build new add populate fill put insert edit update change set fix correct "
+        "colour color emoji language lang tag mark label meaning mean define definition "
+        "translation synonym list"
+    ),
+    ("CREATE_NOTE", "UPDATE_NOTE", "GET_NOTES"): ("note append write summary summarise summarize"),
+    ("RENAME_ITEM",): "rename retitle name call title",
+    ("MOVE_ITEM",): "move put sort organise organize reorganise reorganize group nest merge split",
+    ("DELETE_ITEM",): "delete remove erase drop trash clear",
+    ("NAVIGATE_TO",): "open show go navigate take jump",
+    ("STUDY_STATS", "CHANGE_STUDY_PROGRESS"): (
+        "study progress review due forget reset reschedule retention streak card learn miss hard"
+    ),
+}
+_KEYWORDS: dict[str, set[str]] = {}
+for _tools, _words in _GROUPS.items():
+    for _word in _words.split():
+        _KEYWORDS.setdefault(_word, set()).update(_tools)
+_GROUPED = frozenset(name for group in _GROUPS for name in group)
+
+
+def offered(tools: Registry, text: str) -> Registry:
+    """The part of `tools` that the request `text` can need."""
+    wanted: set[str] = set()
+    for token in words(text):
+        keyword = base_form(token, _KEYWORDS)
+        if keyword is not None:
+            wanted |= _KEYWORDS[keyword]
+    if not wanted:
+        return tools
+    wanted.update(LOOKUP)
+    return tools.where(lambda tool: tool.name in wanted or tool.name not in _GROUPED)
