@@ -16,24 +16,20 @@ from app.tools.registry import Registry
 
 LOOKUP = ("GET_FOLDER_STRUCTURE", "SEARCH_FOLDERS", "SEARCH_WORDS")
 
-# Building and changing folders and words is one group: "make a folder of 10 fruits" needs both.
 # Nouns like "folder" or "word" pick nothing: "delete the Biology folder" needs no building.
+# A word's meanings, notes and examples are changed with the "change" group.
+_CHANGE = "UPDATE_FOLDER_METADATA", "UPDATE_WORD_METADATA", "RENAME_ITEM", "GET_WORD"
 _GROUPS: dict[tuple[str, ...], str] = {
-    (
-        "CREATE_FOLDER",
-        "UPDATE_FOLDER_METADATA",
-        "ADD_WORD",
-        "BULK_ADD_WORDS",
-        "UPDATE_WORD_METADATA",
-        "GET_WORD",
-        "LIST_WORDS",
-    ): (
-        "create make build new add populate fill put insert edit update change set fix correct "
-        "colour color emoji language lang tag mark label meaning mean define definition "
-        "translation synonym list"
+    ("CREATE_FOLDER", "ADD_WORD", "BULK_ADD_WORDS"): (
+        "create make build new add populate fill put insert"
     ),
-    ("CREATE_NOTE", "UPDATE_NOTE", "GET_NOTES"): ("note append write summary summarise summarize"),
-    ("RENAME_ITEM",): "rename retitle name call title",
+    _CHANGE: (
+        "edit update change set fix correct colour color emoji language lang tag mark label "
+        "meaning definition translation synonym note example sentence usage"
+    ),
+    ("GET_WORD", "LIST_WORDS"): "meaning mean define definition translation synonym list",
+    ("CREATE_NOTE", "UPDATE_NOTE", "GET_NOTES"): "note append write summary summarise summarize",
+    ("RENAME_ITEM",): "rename retitle title",
     ("MOVE_ITEM",): "move put sort organise organize reorganise reorganize group nest merge split",
     ("DELETE_ITEM",): "delete remove erase drop trash clear",
     ("NAVIGATE_TO",): "open show go navigate take jump",

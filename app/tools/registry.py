@@ -21,9 +21,10 @@ from app.tools.workspace import Workspace
 ToolKind = Literal["read", "write", "destructive"]
 ItemKind = Literal["folder", "word", "note"]
 # The part of JSON Schema that Gemini's function declarations and OpenAI's tools both accept.
+# Not "default": "required" already says what may be left out, and every key costs tokens.
 PORTABLE_KEYS = frozenset(
     {
-        *("type", "description", "enum", "items", "properties", "required", "default"),
+        *("type", "description", "enum", "items", "properties", "required"),
         *("minItems", "maxItems", "minLength", "maxLength", "minimum", "maximum"),
     }
 )
@@ -130,8 +131,8 @@ def describe_errors(exc: ValidationError) -> str:
 
 
 def portable_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON schema without $ref, titles or null branches (an optional field is one
-    the model may leave out), keeping only keys both providers understand."""
+    """The model's JSON schema without $ref, titles, defaults or null branches (an optional
+    field is one the model may leave out), keeping only keys both providers understand."""
     schema = model.model_json_schema()
     defs = schema.pop("$defs", {})
     cleaned: dict[str, Any] = _clean(schema, defs)
@@ -149,8 +150,6 @@ def _clean(node: Any, defs: dict[str, Any]) -> Any:
     branches = [b for b in node.pop("anyOf", []) if b.get("type") != "null"]
     if branches:
         node = {**_clean(branches[0], defs), **node}
-    if node.get("default", 0) is None:
-        del node["default"]
     cleaned = {
         k: _clean(v, defs) for k, v in node.items() if k in PORTABLE_KEYS and k != "properties"
     }
