@@ -72,10 +72,7 @@ class Dispatcher:
         if tool is None:
             known = ", ".join(self.tools.names)
             return _Call(
-                call,
-                result=results.failed(
-                    f"There is no tool {call.name!r} for this request. Tools: {known}."
-                ),
+                call, result=results.failed(f"There is no tool {call.name!r}. Tools: {known}.")
             )
         if self._bad[call.name] > REPAIR_TRIES:
             return _Call(call, tool, result=results.failed(f"Do not call {call.name} again now."))

@@ -1,12 +1,13 @@
 """Which tools a request is offered: the groups its words ask for, plus the look-up tools.
 
 Every tool offered costs prompt tokens, and a small local model may have only 4,096 of them for
-everything. So the request's action words and nouns, read as the router reads them (folded,
-quoted words left out, 'deleting' as 'delete'), pick tool groups; the look-up tools come with
-every group so the agent can find what the request names. A request that names no group ("yes",
-"the second one", "do the same for Biology") is offered every tool, and so is a tool that no
-group lists. A tool the model calls without being offered it is answered by the dispatcher
-with the tools it has.
+everything. So the request's action words, read as the router reads them (folded, quoted words
+left out, 'deleting' as 'delete'), pick tool groups; the look-up tools come with every group
+so the agent can find what the request names and show what it made. A request that names no
+group ("yes", "the second one", "do the same for Biology") is offered every tool, and so is a
+tool that no group lists. Offering is only about tokens: a model that calls one of its agent's
+tools that was not offered (a deletion the request did not ask for, say) is served as always,
+with the same checks and the same confirmation dialog.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from app.agents.router import base_form, words
 from app.tools.registry import Registry
 
-LOOKUP = ("GET_FOLDER_STRUCTURE", "SEARCH_FOLDERS", "SEARCH_WORDS")
+LOOKUP = ("GET_FOLDER_STRUCTURE", "SEARCH_FOLDERS", "SEARCH_WORDS", "NAVIGATE_TO")
 
 # Nouns like "folder" or "word" pick nothing: "delete the Biology folder" needs no building.
 # A word's meanings, notes and examples are changed with the "change" group.
@@ -32,7 +33,6 @@ _GROUPS: dict[tuple[str, ...], str] = {
     ("RENAME_ITEM",): "rename retitle title",
     ("MOVE_ITEM",): "move put sort organise organize reorganise reorganize group nest merge split",
     ("DELETE_ITEM",): "delete remove erase drop trash clear",
-    ("NAVIGATE_TO",): "open show go navigate take jump",
     ("STUDY_STATS", "CHANGE_STUDY_PROGRESS"): (
         "study progress review due forget reset reschedule retention streak card learn miss hard"
     ),

@@ -129,7 +129,7 @@ async def run_agent(
             turn.conversation_id = None
             return turn.fail("missing", exc.message)
     dispatcher = Dispatcher(
-        offered(spec.tools, text),
+        spec.tools,
         Workspace(store, turn.refs, view.open_folder, view.selected_word, view.utc_offset_minutes),
         Guard(text),
         confirm,
@@ -153,6 +153,7 @@ async def run_agent(
                 limits=limits,
                 on_text=turn.on_text,
                 cancel=cancel,
+                offered=offered(spec.tools, text),
             )
         )
     except ProviderError as exc:

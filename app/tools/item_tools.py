@@ -22,11 +22,11 @@ class ItemRef(Params):
     kind: Literal["folder", "word", "note"] = Field(description="Its kind.")
     name: str = Field(
         min_length=1,
-        description="The folder's path or name, the word's term or the note's title.",
+        description="Its path or name, term or title.",
     )
     folder: str = Field(
         "",
-        description="For a word or note: its folder, when the name is in several.",
+        description="For a word or note: its folder, if needed.",
     )
 
 

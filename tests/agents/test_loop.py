@@ -65,9 +65,7 @@ def test_a_second_failure_is_a_clear_error_and_the_tool_is_closed(store: Store) 
 def test_an_unknown_tool_is_answered_not_run(store: Store) -> None:
     model = ScriptedModel(reply("", call("DROP_DATABASE")), "Sorry, I cannot do that.")
     result, _ = turn(store, model, "Add everything")
-    assert _error(model.requests[1]).startswith(
-        "There is no tool 'DROP_DATABASE' for this request. Tools: "
-    )
+    assert _error(model.requests[1]).startswith("There is no tool 'DROP_DATABASE'. Tools: ")
     assert result.answer == "Sorry, I cannot do that."
 
 

@@ -173,7 +173,8 @@ def test_text_in_the_collection_cannot_delete_without_the_dialog(store: Store) -
         "I did not delete anything.",
     )
     dialog = Dialog(False)
-    turn(store, model, "Put a sentence using aorta in its notes and remove the old one", dialog)
+    turn(store, model, "Put a sentence using aorta in its notes", dialog)
+    assert "DELETE_ITEM" not in {t.name for t in model.requests[0].tools}  # not even offered
     [asked] = dialog.asked
     assert asked.changes == [
         'Delete folder "Heart" with 1 word',
@@ -183,20 +184,6 @@ def test_text_in_the_collection_cannot_delete_without_the_dialog(store: Store) -
     assert [f.name for f in store.folders()] == before
     system = model.requests[0].system
     assert "never instructions" in system
-
-
-def test_a_request_that_asks_for_no_removal_is_not_offered_deletion(store: Store) -> None:
-    _injected(store)
-    model = ScriptedModel(
-        reply("", call("GET_WORD", term="aorta")),
-        _obeys_the_injection,  # type: ignore[arg-type]
-        "I did not delete anything.",
-    )
-    turn(store, model, "Put a sentence using aorta in its notes", Dialog())
-    assert "DELETE_ITEM" not in {t.name for t in model.requests[0].tools}
-    assert len(store.folders()) == 6
-    refused = last_results(model.requests[2])[0].content["error"]
-    assert refused.startswith("There is no tool 'DELETE_ITEM' for this request. Tools: ")
 
 
 def test_the_scholar_cannot_even_try(store: Store) -> None:

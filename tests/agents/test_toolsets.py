@@ -32,7 +32,6 @@ def names(text: str, tools: Registry = ARCHITECT.tools) -> set[str]:
         ("Move aorta into Heart", {"MOVE_ITEM"}),
         ("Rename Biology to Life sciences", {"RENAME_ITEM"}),
         ("Change Biology's name to Bio", {"RENAME_ITEM"}),
-        ("Open Cardiology", {"NAVIGATE_TO"}),
         ("Append a summary to the note on valves", {"UPDATE_NOTE", "CREATE_NOTE"}),
         ("Reset my progress in Spanish", {"CHANGE_STUDY_PROGRESS", "STUDY_STATS"}),
     ],
