@@ -51,9 +51,12 @@ async def run_loop(
     limits: Limits,
     on_text: TextSink,
     cancel: CancelSignal | None = None,
+    offered: Registry | None = None,
 ) -> LoopResult:
+    """Run one request; the model is offered `offered` (by default every tool the dispatcher
+    has), and a call of any of the dispatcher's tools runs, checked as always."""
     turn = [Message(role="user", text=user_text)]
-    specs = dispatcher.tools.specs()
+    specs = (offered or dispatcher.tools).specs()
     calls = tool_only = result_chars = 0
     repair: tuple[Message, ...] = ()  # sent once after a call written as text; never saved
     while True:

@@ -24,6 +24,7 @@ from app.agents.loop import Limits, LoopResult, run_loop
 from app.agents.router import Override, Route, route
 from app.agents.safety import Confirm, Guard
 from app.agents.scholar import SCHOLAR
+from app.agents.toolsets import offered
 from app.domain import LexicalError
 from app.llm.errors import ProviderError
 from app.llm.messages import CancelSignal, Message, ModelClient
@@ -152,6 +153,7 @@ async def run_agent(
                 limits=limits,
                 on_text=turn.on_text,
                 cancel=cancel,
+                offered=offered(spec.tools, text),
             )
         )
     except ProviderError as exc:

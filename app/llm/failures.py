@@ -2,7 +2,8 @@
 
 Both wire formats send `{"error": {...}}` bodies: OpenAI with `type`/`code`, Gemini with a
 `status` and typed `details` (ErrorInfo reasons, QuotaFailure violations, RetryInfo delays).
-The kind is decided from status and those fields, never from the provider's wording. The
+The kind is decided from status and those fields, never from the provider's wording. Only a
+context overflow is recognised from words too, as most servers give it no code of its own. The
 provider's own message is quoted only for requests it rejected, after any secret in it is
 masked: an OpenAI 401 echoes part of the key, so a bad-key sentence never quotes it.
 """
@@ -22,6 +23,11 @@ from app.llm.errors import ProviderError
 _KEY_LIKE = re.compile(r"\b(sk-[\w*.-]{6,}|AIza[\w-]{10,}|gsk_[\w-]{10,}|[A-Za-z0-9_-]{32,})")
 _QUOTED_LIMIT = 300
 _SECONDS = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
+_OVERFLOW_CODES = {"context_length_exceeded", "exceed_context_size_error"}  # OpenAI, llama.cpp
+# vLLM, LM Studio, older llama.cpp and Gemini say it only in words.
+_OVERFLOW_WORDS = re.compile(
+    r"context (?:size|length|window)|input token count .* exceeds|too many tokens", re.IGNORECASE
+)
 
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
@@ -136,11 +142,25 @@ def from_http(
             f"{label} had a problem on its side (error {status}). Try again in a minute.",
             status=status,
         )
-    detail = f": {quoted}" if quoted else ""
+    if status in {400, 413} and (_OVERFLOW_CODES & reasons or _OVERFLOW_WORDS.search(quoted)):
+        return _overflow(status, error)
+    detail = f": {quoted.rstrip('.')}" if quoted else ""
     return ProviderError(
         "bad_request",
         f"{label} rejected the request (error {status}){detail}. Try a shorter request or "
         "another model.",
+        status=status,
+    )
+
+
+def _overflow(status: int, error: Mapping[str, Any]) -> ProviderError:
+    window = error.get("n_ctx")  # llama.cpp names the window's size
+    size = f" ({window:,} tokens)" if type(window) is int and window > 0 else ""
+    return ProviderError(
+        "bad_request",
+        f"This conversation plus the assistant's tools are too long for this model's context "
+        f"window{size}: start a new conversation, or choose a model with a bigger window in "
+        "Settings.",
         status=status,
     )
 

@@ -14,26 +14,17 @@ from app.tools.registry import Outcome, Params, Tool
 from app.tools.views import folder_data, folder_link
 from app.tools.workspace import Workspace
 
-FOLDER_REF = (
-    "A folder path such as 'Medicine/Cardiology', or just its name when that is unique. "
-    "'it' or 'that folder' means the folder named last, 'here' the folder the user has open."
-)
 MAX_OUTLINE_ROWS = 150
 MAX_FOUND = 50
-_LANG = (
-    "Optional language tag such as de or zh-Hant: words added to the folder or its subfolders "
-    "without a language get it."
-)
+_LANG = "Language tag (de, zh-Hant) for words added to it without one"
 
 
 class CreateFolder(Params):
-    name: Name = Field(description="The new folder's name.")
-    parent: str = Field(
-        "", description=f"Where to create it; empty for the top level. {FOLDER_REF}"
-    )
-    emoji: Emoji = Field("", description="An optional emoji shown before the name.")
-    color: Colour = Field("none", description="An optional colour label.")
-    lang: Lang = Field("", description=_LANG)
+    name: Name = Field(description="Its name.")
+    parent: str = Field("", description="The parent folder; empty for the top level.")
+    emoji: Emoji = Field("", description="An emoji.")
+    color: Colour = Field("none", description="A colour label.")
+    lang: Lang = Field("", description=f"{_LANG}.")
 
 
 def create_folder(ws: Workspace, p: CreateFolder) -> Outcome:
@@ -51,10 +42,10 @@ def create_folder(ws: Workspace, p: CreateFolder) -> Outcome:
 
 
 class UpdateFolder(Params):
-    folder: str = Field(description=f"The folder to change. {FOLDER_REF}")
-    emoji: Emoji | None = Field(None, description="New emoji; an empty string removes it.")
-    color: Colour | None = Field(None, description="New colour label; 'none' removes it.")
-    lang: Lang | None = Field(None, description=f"{_LANG} An empty string removes it.")
+    folder: str = Field(description="The folder.")
+    emoji: Emoji | None = Field(None, description="New emoji; empty removes it.")
+    color: Colour | None = Field(None, description="New colour; 'none' removes it.")
+    lang: Lang | None = Field(None, description=f"{_LANG}; empty removes it.")
 
 
 def update_folder(ws: Workspace, p: UpdateFolder) -> Outcome:
@@ -78,8 +69,8 @@ def update_folder(ws: Workspace, p: UpdateFolder) -> Outcome:
 
 
 class FolderStructure(Params):
-    folder: str = Field("", description=f"Whose subfolders to show; empty for all. {FOLDER_REF}")
-    depth: int = Field(2, ge=1, le=6, description="How many levels below it to show.")
+    folder: str = Field("", description="Whose subfolders; empty for all.")
+    depth: int = Field(2, ge=1, le=6, description="Levels to show.")
 
 
 def folder_structure(ws: Workspace, p: FolderStructure) -> Outcome:
@@ -104,8 +95,8 @@ def folder_structure(ws: Workspace, p: FolderStructure) -> Outcome:
 
 
 class SearchFolders(Params):
-    query: str = Field(min_length=1, max_length=200, description="Words in the folder name.")
-    limit: int = Field(20, ge=1, le=MAX_FOUND, description="At most this many folders.")
+    query: str = Field(min_length=1, max_length=200, description="Words in its name.")
+    limit: int = Field(20, ge=1, le=MAX_FOUND, description="Most to return.")
 
 
 def search_folders(ws: Workspace, p: SearchFolders) -> Outcome:
@@ -124,28 +115,28 @@ def search_folders(ws: Workspace, p: SearchFolders) -> Outcome:
 FOLDER_TOOLS = (
     Tool(
         "CREATE_FOLDER",
-        "Create a folder (at the top level, or inside another folder).",
+        "Create a folder, at the top level or in another folder.",
         CreateFolder,
         "write",
         create_folder,
     ),
     Tool(
         "UPDATE_FOLDER_METADATA",
-        "Change a folder's emoji, colour or default language. To rename a folder use RENAME_ITEM.",
+        "Change a folder's emoji, colour or default language (not its name).",
         UpdateFolder,
         "write",
         update_folder,
     ),
     Tool(
         "GET_FOLDER_STRUCTURE",
-        "Show the folder tree (or one folder's subfolders) with paths and word counts.",
+        "The folder tree, or a folder's subfolders: paths and word counts.",
         FolderStructure,
         "read",
         folder_structure,
     ),
     Tool(
         "SEARCH_FOLDERS",
-        "Find folders whose names contain these words; returns their paths.",
+        "Find folders by words in their names; gives their paths.",
         SearchFolders,
         "read",
         search_folders,

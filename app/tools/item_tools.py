@@ -9,7 +9,6 @@ from pydantic import Field
 from app.domain import Conflict, Folder, FolderPatch, Name, Note, NotePatch, Word, WordPatch
 from app.text.counting import counted_list
 from app.tools import resolve
-from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Link, Outcome, Params, Plan, Tool
 from app.tools.views import folder_link, note_link, word_link
 from app.tools.workspace import Workspace
@@ -20,15 +19,14 @@ MANY = 25
 
 
 class ItemRef(Params):
-    kind: Literal["folder", "word", "note"] = Field(description="What sort of item it is.")
+    kind: Literal["folder", "word", "note"] = Field(description="Its kind.")
     name: str = Field(
         min_length=1,
-        description="The folder's path or name, the word's term or the note's title; 'it' "
-        "means the item of this kind named last.",
+        description="Its path or name, term or title.",
     )
     folder: str = Field(
         "",
-        description=f"For a word or note: the folder it is in, when needed. {FOLDER_REF}",
+        description="For a word or note: its folder, if needed.",
     )
 
 
@@ -90,7 +88,7 @@ def delete_item(ws: Workspace, p: DeleteItem) -> Outcome:
 
 
 class RenameItem(ItemRef):
-    new_name: Name = Field(description="The new name, term or title.")
+    new_name: Name = Field(description="The new name.")
 
 
 def rename_item(ws: Workspace, p: RenameItem) -> Outcome:
@@ -111,10 +109,9 @@ def rename_item(ws: Workspace, p: RenameItem) -> Outcome:
 
 
 class MoveItem(ItemRef):
-    kind: Literal["folder", "word"] = Field(description="What sort of item it is.")
+    kind: Literal["folder", "word"] = Field(description="Its kind.")
     destination: str = Field(
-        description=f"The folder to move it into; empty for the top level (folders only). "
-        f"{FOLDER_REF}"
+        description="The folder to move it into; empty for the top level (folders only)."
     )
 
 
@@ -172,8 +169,8 @@ def navigate_to(ws: Workspace, p: NavigateTo) -> Outcome:
 ITEM_TOOLS = (
     Tool(
         "DELETE_ITEM",
-        "Delete a folder (with everything in it), a word or a note. The app asks the user "
-        "to confirm deletions of folders that hold anything, and of many items.",
+        "Delete a folder with everything in it, a word or a note. The app asks the user "
+        "when it matters.",
         DeleteItem,
         "destructive",
         delete_item,
@@ -182,8 +179,7 @@ ITEM_TOOLS = (
     Tool("RENAME_ITEM", "Rename a folder, word or note.", RenameItem, "write", rename_item),
     Tool(
         "MOVE_ITEM",
-        "Move a folder (with everything in it) into another folder or to the top level, or a "
-        "word into another folder.",
+        "Move a folder with everything in it, or a word, into another folder.",
         MoveItem,
         "destructive",
         move_item,
@@ -191,7 +187,7 @@ ITEM_TOOLS = (
     ),
     Tool(
         "NAVIGATE_TO",
-        "Open a folder, word or note on the user's screen.",
+        "Show a folder, word or note on the user's screen.",
         NavigateTo,
         "read",
         navigate_to,

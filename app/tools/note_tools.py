@@ -7,19 +7,17 @@ from pydantic import Field
 from app.domain import Name, NewNote, Note, NotePatch, Text, parse_input
 from app.text.counting import listed
 from app.tools import resolve
-from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Outcome, Params, Plan, Tool
 from app.tools.views import folder_link, note_data, note_link
 from app.tools.workspace import Workspace
 
-NOTE_REF = "The note's title; 'it' or 'that note' means the note named last."
 MAX_NOTES = 20
 
 
 class CreateNote(Params):
-    folder: str = Field(description=f"The folder the note belongs to. {FOLDER_REF}")
-    title: Name = Field(description="The note's title.")
-    body: Text = Field("", description="The note's text, in Markdown.")
+    folder: str = Field(description="The folder.")
+    title: Name = Field(description="Its title.")
+    body: Text = Field("", description="Its text (Markdown).")
 
 
 def create_note(ws: Workspace, p: CreateNote) -> Outcome:
@@ -33,11 +31,11 @@ def create_note(ws: Workspace, p: CreateNote) -> Outcome:
 
 
 class UpdateNote(Params):
-    title: str = Field(min_length=1, description=NOTE_REF)
-    folder: str = Field("", description=f"The folder the note is in. {FOLDER_REF}")
+    title: str = Field(min_length=1, description="The note's title.")
+    folder: str = Field("", description="Its folder, when the title is in several.")
     new_title: Name | None = Field(None, description="A new title.")
-    body: Text | None = Field(None, description="Replaces the whole text (Markdown).")
-    append: Text | None = Field(None, description="Text to add at the end (Markdown).")
+    body: Text | None = Field(None, description="Replaces all its text.")
+    append: Text | None = Field(None, description="Text to add at the end.")
 
 
 def _patch(ws: Workspace, p: UpdateNote) -> tuple[Note, NotePatch]:
@@ -72,7 +70,7 @@ def plan_update_note(ws: Workspace, p: UpdateNote) -> Plan | None:
 
 
 class GetNotes(Params):
-    folder: str = Field(description=f"The folder. {FOLDER_REF}")
+    folder: str = Field(description="The folder.")
 
 
 def get_notes(ws: Workspace, p: GetNotes) -> Outcome:
@@ -89,7 +87,7 @@ NOTE_TOOLS = (
     Tool("CREATE_NOTE", "Add a Markdown note to a folder.", CreateNote, "write", create_note),
     Tool(
         "UPDATE_NOTE",
-        "Change a note: new title, replace its text, or append to it (prefer append).",
+        "Retitle a note, replace its text or (better) append to it.",
         UpdateNote,
         "destructive",
         update_note,

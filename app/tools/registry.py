@@ -21,9 +21,10 @@ from app.tools.workspace import Workspace
 ToolKind = Literal["read", "write", "destructive"]
 ItemKind = Literal["folder", "word", "note"]
 # The part of JSON Schema that Gemini's function declarations and OpenAI's tools both accept.
+# Not "default": "required" already says what may be left out, and every key costs tokens.
 PORTABLE_KEYS = frozenset(
     {
-        *("type", "description", "enum", "items", "properties", "required", "default"),
+        *("type", "description", "enum", "items", "properties", "required"),
         *("minItems", "maxItems", "minLength", "maxLength", "minimum", "maximum"),
     }
 )
@@ -130,8 +131,8 @@ def describe_errors(exc: ValidationError) -> str:
 
 
 def portable_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON schema without $ref, titles or null branches (an optional field is one
-    the model may leave out), keeping only keys both providers understand."""
+    """The model's JSON schema without $ref, titles, defaults or null branches (an optional
+    field is one the model may leave out), keeping only keys both providers understand."""
     schema = model.model_json_schema()
     defs = schema.pop("$defs", {})
     cleaned: dict[str, Any] = _clean(schema, defs)
@@ -149,8 +150,6 @@ def _clean(node: Any, defs: dict[str, Any]) -> Any:
     branches = [b for b in node.pop("anyOf", []) if b.get("type") != "null"]
     if branches:
         node = {**_clean(branches[0], defs), **node}
-    if node.get("default", 0) is None:
-        del node["default"]
     cleaned = {
         k: _clean(v, defs) for k, v in node.items() if k in PORTABLE_KEYS and k != "properties"
     }
@@ -162,9 +161,10 @@ def _clean(node: Any, defs: dict[str, Any]) -> Any:
 class Registry:
     """Tools by name, in a stable order (the order the model sees them)."""
 
-    def __init__(self, tools: Iterable[AnyTool]) -> None:
+    def __init__(self, tools: Iterable[AnyTool], specs: dict[str, ToolSpec] | None = None) -> None:
         self._tools = {t.name: t for t in tools}
-        self._specs: tuple[ToolSpec, ...] | None = None
+        # Shared with the registries made from this one: schema generation costs a few ms a turn.
+        self._specs = {} if specs is None else specs
 
     def __contains__(self, name: str) -> bool:
         return name in self._tools
@@ -180,10 +180,14 @@ class Registry:
         return self._tools.get(name)
 
     def only(self, *kinds: ToolKind) -> Registry:
-        return Registry(t for t in self._tools.values() if t.kind in kinds)
+        return self.where(lambda tool: tool.kind in kinds)
+
+    def where(self, keep: Callable[[AnyTool], bool]) -> Registry:
+        return Registry((t for t in self._tools.values() if keep(t)), self._specs)
 
     def specs(self) -> tuple[ToolSpec, ...]:
-        """What the model is offered; built once (schema generation costs a few ms a turn)."""
-        if self._specs is None:
-            self._specs = tuple(t.spec() for t in self._tools.values())
-        return self._specs
+        """What the model is offered; each tool's spec is built once."""
+        for name, tool in self._tools.items():
+            if name not in self._specs:
+                self._specs[name] = tool.spec()
+        return tuple(self._specs[name] for name in self._tools)

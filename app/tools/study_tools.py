@@ -12,7 +12,6 @@ from app.domain import Folder, Word
 from app.store.study_queries import Scope
 from app.text.counting import counted
 from app.tools import resolve
-from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Outcome, Params, Plan, Tool
 from app.tools.views import folder_link, word_link
 from app.tools.workspace import Workspace
@@ -20,22 +19,19 @@ from app.tools.workspace import Workspace
 
 class StudyTarget(Params):
     kind: Literal["folder", "word", "everything"] = Field(
-        description="Whose progress: one folder (with its subfolders), one word, or everything."
+        description="Whose progress: a folder (with subfolders), a word, or everything."
     )
     name: str = Field(
         "",
-        description="The folder's path or name, or the word's term ('it' means the one named "
-        "last); leave empty for everything.",
+        description="The folder's path or name, or the word's term; empty for everything.",
     )
-    folder: str = Field(
-        "", description=f"For a word: the folder it is in, when needed. {FOLDER_REF}"
-    )
+    folder: str = Field("", description="For a word: its folder, when the term is in several.")
 
 
 class ChangeProgress(StudyTarget):
     action: Literal["forget", "due_now"] = Field(
-        description="forget: the cards become new again and their review history is removed; "
-        "due_now: the cards are asked again today, keeping what was learned."
+        description="forget: cards become new, history removed; due_now: asked again today, "
+        "progress kept."
     )
 
 
@@ -78,7 +74,7 @@ def change_progress(ws: Workspace, p: ChangeProgress) -> Outcome:
 
 
 class StudyStats(Params):
-    folder: str = Field("", description=f"Whose statistics; empty for everything. {FOLDER_REF}")
+    folder: str = Field("", description="Whose statistics; empty for everything.")
 
 
 RECENT_SESSIONS = 3
@@ -138,17 +134,16 @@ def study_stats(ws: Workspace, p: StudyStats) -> Outcome:
 STUDY_TOOLS = (
     Tool(
         "STUDY_STATS",
-        "Read how studying goes in a folder or everything: the words most often forgotten "
-        "(lapses, Again answers), words missed in the last sessions, retention against the "
-        "desired retention per folder, what is due today, cards by state, the study streak.",
+        "How studying goes: most forgotten words, words missed in recent sessions, retention "
+        "per folder, what is due today, cards by state, the streak.",
         StudyStats,
         "read",
         study_stats,
     ),
     Tool(
         "CHANGE_STUDY_PROGRESS",
-        "Reset (forget) or reschedule (make due now) the spaced-repetition progress of a "
-        "folder, a word or everything. Only when the user asks for it.",
+        "Reset or make due now the study progress of a folder, a word or everything; only "
+        "when the user asks.",
         ChangeProgress,
         "destructive",
         change_progress,

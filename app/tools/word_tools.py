@@ -10,25 +10,23 @@ from app.domain import Colour, Lang, Meanings, Name, NewWord, Text, Word, WordPa
 from app.store.results import BulkRow
 from app.text.counting import counted, listed
 from app.tools import resolve
-from app.tools.folder_tools import FOLDER_REF
 from app.tools.registry import Outcome, Params, Plan, Tool
 from app.tools.views import folder_link, word_data, word_link
 from app.tools.workspace import Workspace
 
-TERM_REF = "The word's term, e.g. 'aorta'. 'it' or 'that word' means the word named last."
-IN_FOLDER = f"The folder the word is in, needed only when the term is in several. {FOLDER_REF}"
+IN_FOLDER = "Its folder, when the term is in several."
 MAX_BULK = 200
 MAX_LISTED = 200
 MAX_FOUND = 50
 
 
 class AddWord(Params):
-    folder: str = Field(description=f"The folder to add it to. {FOLDER_REF}")
+    folder: str = Field(description="The folder.")
     term: Name = Field(description="The word or phrase.")
-    meanings: Meanings = Field(default_factory=list, description="Short definitions, one each.")
-    notes: Text = Field("", description="Optional notes (examples, usage).")
-    lang: Lang = Field("", description="Optional language tag such as en or es-MX.")
-    color: Colour = Field("none", description="An optional colour label.")
+    meanings: Meanings = Field(default_factory=list, description="Short definitions.")
+    notes: Text = Field("", description="Examples, usage.")
+    lang: Lang = Field("", description="Language tag (en, es-MX).")
+    color: Colour = Field("none", description="A colour label.")
 
 
 def add_word(ws: Workspace, p: AddWord) -> Outcome:
@@ -52,11 +50,11 @@ def add_word(ws: Workspace, p: AddWord) -> Outcome:
 
 class WordEntry(Params):
     term: Name = Field(description="The word or phrase.")
-    meanings: Meanings = Field(default_factory=list, description="Short definitions, one each.")
+    meanings: Meanings = Field(default_factory=list, description="Short definitions.")
 
 
 class BulkAddWords(Params):
-    folder: str = Field(description=f"The folder to add them to. {FOLDER_REF}")
+    folder: str = Field(description="The folder.")
     words: list[WordEntry] = Field(min_length=1, max_length=MAX_BULK, description="The words.")
 
 
@@ -83,13 +81,13 @@ def bulk_add_words(ws: Workspace, p: BulkAddWords) -> Outcome:
 
 
 class UpdateWord(Params):
-    term: str = Field(min_length=1, description=TERM_REF)
+    term: str = Field(min_length=1, description="The word's term.")
     folder: str = Field("", description=IN_FOLDER)
     meanings: Meanings | None = Field(None, description="Replaces ALL its meanings.")
-    add_meanings: Meanings | None = Field(None, description="Meanings to add to the existing.")
+    add_meanings: Meanings | None = Field(None, description="Meanings to add.")
     notes: Text | None = Field(None, description="Replaces its notes.")
     lang: Lang | None = Field(None, description="New language tag.")
-    color: Colour | None = Field(None, description="New colour label; 'none' removes it.")
+    color: Colour | None = Field(None, description="New colour; 'none' removes it.")
 
 
 def _patch(ws: Workspace, p: UpdateWord) -> tuple[Word, WordPatch]:
@@ -141,7 +139,7 @@ def _extends(old: object, new: object) -> bool:
 
 
 class GetWord(Params):
-    term: str = Field(min_length=1, description=TERM_REF)
+    term: str = Field(min_length=1, description="The word's term.")
     folder: str = Field("", description=IN_FOLDER)
 
 
@@ -153,9 +151,9 @@ def get_word(ws: Workspace, p: GetWord) -> Outcome:
 
 
 class ListWords(Params):
-    folder: str = Field(description=f"The folder. {FOLDER_REF}")
-    offset: int = Field(0, ge=0, description="Skip this many words (for paging).")
-    limit: int = Field(50, ge=1, le=MAX_LISTED, description="At most this many words.")
+    folder: str = Field(description="The folder.")
+    offset: int = Field(0, ge=0, description="Words to skip.")
+    limit: int = Field(50, ge=1, le=MAX_LISTED, description="Most to return.")
 
 
 def list_words(ws: Workspace, p: ListWords) -> Outcome:
@@ -174,11 +172,9 @@ def list_words(ws: Workspace, p: ListWords) -> Outcome:
 
 
 class SearchWords(Params):
-    query: str = Field(
-        min_length=1, max_length=200, description="Words to find in terms, meanings and notes."
-    )
-    folder: str = Field("", description=f"Search only this folder and its subfolders. {FOLDER_REF}")
-    limit: int = Field(20, ge=1, le=MAX_FOUND, description="At most this many results.")
+    query: str = Field(min_length=1, max_length=200, description="Words to find.")
+    folder: str = Field("", description="Only in this folder and its subfolders.")
+    limit: int = Field(20, ge=1, le=MAX_FOUND, description="Most to return.")
 
 
 def search_words(ws: Workspace, p: SearchWords) -> Outcome:
@@ -204,16 +200,14 @@ WORD_TOOLS = (
     Tool("ADD_WORD", "Add one word with its meanings to a folder.", AddWord, "write", add_word),
     Tool(
         "BULK_ADD_WORDS",
-        "Add many words with their meanings to one folder in a single call (preferred for more "
-        "than two words). Words already in the folder are skipped.",
+        "Add many words with meanings to a folder in one call; words already there are skipped.",
         BulkAddWords,
         "write",
         bulk_add_words,
     ),
     Tool(
         "UPDATE_WORD_METADATA",
-        "Change a word's meanings, notes, language or colour. Prefer add_meanings to keep the "
-        "existing meanings; to rename a word use RENAME_ITEM.",
+        "Change a word's meanings (prefer add_meanings), notes, language or colour; not its term.",
         UpdateWord,
         "destructive",
         update_word,
@@ -222,14 +216,14 @@ WORD_TOOLS = (
     Tool("GET_WORD", "Read one word: meanings, notes, language.", GetWord, "read", get_word),
     Tool(
         "LIST_WORDS",
-        "List the words in a folder (terms and first meanings), a page at a time.",
+        "A folder's words with their first meanings, a page at a time.",
         ListWords,
         "read",
         list_words,
     ),
     Tool(
         "SEARCH_WORDS",
-        "Search all words (terms, meanings, notes); returns terms with their folder paths.",
+        "Search terms, meanings and notes; gives terms and folder paths.",
         SearchWords,
         "read",
         search_words,

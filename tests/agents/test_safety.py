@@ -176,6 +176,7 @@ def test_text_in_the_collection_cannot_delete_without_the_dialog(store: Store) -
     )
     dialog = Dialog(False)
     turn(store, model, "Put a sentence using aorta in its notes", dialog)
+    assert "DELETE_ITEM" not in {t.name for t in model.requests[0].tools}  # not even offered
     [asked] = dialog.asked
     assert asked.changes == [
         'Delete folder "Heart" with 1 word',

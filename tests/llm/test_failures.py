@@ -61,3 +61,71 @@ def test_a_sentence_naming_a_local_server_starts_with_a_capital() -> None:
     error = from_http(500, {}, b"", label=label, model="llama3.2")
     assert error.message.startswith("The server at localhost:11434 had a problem")
     assert str(error) == error.message
+
+
+# What servers answer when the prompt does not fit the model's context window.
+LLAMA_CPP = {
+    "error": {
+        "code": 400,
+        "message": "request (4476 tokens) exceeds the available context size (4096 tokens)",
+        "type": "exceed_context_size_error",
+        "n_prompt_tokens": 4476,
+        "n_ctx": 4096,
+    }
+}
+LLAMA_CPP_OLDER = {
+    "error": {
+        "code": 400,
+        "message": "the request exceeds the available context size, try increasing the "
+        "context size or enable context shift",
+        "type": "invalid_request_error",
+    }
+}
+OPENAI = {
+    "error": {
+        "message": "This model's maximum context length is 4097 tokens. However, your messages "
+        "resulted in 5120 tokens. Please reduce the length of the messages.",
+        "type": "invalid_request_error",
+        "param": "messages",
+        "code": "context_length_exceeded",
+    }
+}
+VLLM = {
+    "error": {
+        "message": "This model's maximum context length is 4096 tokens. However, you requested "
+        "4500 tokens (2452 in the messages, 2048 in the completion). Please reduce the length "
+        "of the messages or completion.",
+        "type": "BadRequestError",
+        "code": 400,
+    }
+}
+GEMINI = {
+    "error": {
+        "code": 400,
+        "message": "The input token count (1200000) exceeds the maximum number of tokens "
+        "allowed (1048576).",
+        "status": "INVALID_ARGUMENT",
+    }
+}
+
+
+@pytest.mark.parametrize("body", [LLAMA_CPP, LLAMA_CPP_OLDER, OPENAI, VLLM, GEMINI])
+def test_a_context_overflow_says_the_conversation_and_tools_do_not_fit(body: object) -> None:
+    error = fail(400, body)
+    assert error.kind == "bad_request"
+    assert "too long for this model's context window" in error.message
+    assert "start a new conversation" in error.message
+    assert "bigger window" in error.message
+    assert "shorter request" not in error.message
+    assert ".." not in error.message
+
+
+def test_the_window_size_is_named_when_the_server_says_it() -> None:
+    assert "(4,096 tokens)" in fail(400, LLAMA_CPP).message
+    assert "tokens)" not in fail(400, OPENAI).message
+
+
+def test_a_quoted_reason_ending_in_a_full_stop_gets_no_second_one() -> None:
+    error = fail(400, {"error": {"message": "Unsupported parameter: 'foo'."}})
+    assert "'foo'. Try" in error.message
+    assert ".." not in error.message
