@@ -25,6 +25,7 @@ from e2e.conftest import BOOT_TIMEOUT_MS, READY, ROOT, Guard, open_app, reload, 
 from e2e.lexical_ui import (
     add_word,
     create_folder,
+    focus_outside_fields,
     heading,
     search_box,
     set_theme,
@@ -136,6 +137,20 @@ def test_starts_and_works_offline_after_one_visit(
     expect(word_item(page, "pasaporte")).to_be_visible()
     expect(word_item(page, "billete")).to_be_visible()
     expect(tree_link(page, "🧳 Travel")).to_have_accessible_name("🧳 Travel, 2 words")
+
+    # What loads only when first used comes from the worker's cache too: the scheduler
+    # (py-fsrs) when studying starts, and the chart library on the stats page.
+    focus_outside_fields(page)
+    page.keyboard.press("s")
+    expect(page.locator("#study-prompt")).to_be_visible()
+    focus_outside_fields(page)
+    page.keyboard.press(" ")
+    page.keyboard.press("3")
+    wait_saved(page)
+    page.get_by_role("button", name="End session").click()
+    page.get_by_role("link", name="Stats", exact=True).click()
+    expect(page.locator("[data-chart] canvas").first).to_be_visible()
+    tree_link(page, "🧳 Travel").click()
 
     context.set_offline(False)
     expect(offline_indicator(page)).to_be_hidden()
