@@ -18,11 +18,10 @@ from typing import Any
 
 from playwright.sync_api import Page, Playwright, expect
 
-from app.text.counting import counted
 from bench import heap_snapshot
 from bench.browser import Heap, profile
 from bench.report import Figure, summarise
-from bench.voice import DOUBLES, HEAP_TARGET_KB, VOICE_PROBE, first_after, growth, memory
+from bench.voice import DOUBLES, VOICE_PROBE, first_after, memory, memory_figures
 from e2e.lexical_ui import bulk_add, create_folder, dialog
 
 Log = Callable[[str], None]
@@ -150,12 +149,6 @@ def _session(playwright: Playwright, base_url: str, cards: int, log: Log) -> dic
 
 def measure(playwright: Playwright, base_url: str, *, cards: int, log: Log) -> list[Figure]:
     out = _session(playwright, base_url, cards, log)
-    taken = out["checkpoints"]
-    heap = [c["heap_kb"] for c in taken]
-    proxies = [float(c["pyproxies"]) for c in taken]
-    jsrefs = [float(c["jsrefs"]) for c in taken]
-    page_bytes, browser_bytes = out["split"]
-    span = out["at"][-1] - out["at"][0]
     return [
         summarise(
             "drill.feedback.p50",
@@ -170,41 +163,5 @@ def measure(playwright: Playwright, base_url: str, *, cards: int, log: Log) -> l
             target=FEEDBACK_TARGET,
             note="double's final result (the right answer) → speechSynthesis.speak of 'Right.'",
         ),
-        Figure(
-            "drill.heap.growth",
-            f"Hands-free: JS heap growth per card over {counted(span, 'card')} (after GC)",
-            "KB",
-            growth(out["at"], heap),
-            heap,
-            None,
-            "least-squares slope of the heap at each checkpoint; samples are those heaps in KB",
-        ),
-        Figure(
-            "drill.heap.page",
-            f"Hands-free: the page's own JS heap growth per card over {counted(span, 'card')}",
-            "KB",
-            page_bytes / span / 1000,
-            [page_bytes / 1000, browser_bytes / 1000],
-            HEAP_TARGET_KB,
-            "heap snapshots at the first and last checkpoints, less what Chromium keeps itself "
-            "(bench/heap_snapshot.py); samples: the page's and the browser's growth in KB",
-        ),
-        Figure(
-            "drill.proxies",
-            f"Hands-free: Pyodide proxies left alive by {counted(span, 'card')}",
-            "count",
-            proxies[-1] - proxies[0],
-            proxies,
-            0.0,
-            "PyProxies created during the cards and not destroyed, after gc.collect()",
-        ),
-        Figure(
-            "drill.jsrefs",
-            f"Hands-free: JS values held by Python, growth over {counted(span, 'card')}",
-            "count",
-            jsrefs[-1] - jsrefs[0],
-            jsrefs,
-            0.0,
-            "Pyodide's hiwire references (JsProxies and other JS values Python holds)",
-        ),
+        *memory_figures("drill", "Hands-free", "card", out),
     ]

@@ -19,6 +19,7 @@ from typing import Any
 
 from playwright.sync_api import Page, Playwright
 
+from app.text.counting import counted
 from bench import heap_snapshot
 from bench.browser import Heap, profile
 from bench.report import Figure, summarise
@@ -191,12 +192,6 @@ def measure(
     out = _turns(playwright, base_url, timed, turns, log)
     frames = _visualiser(playwright, base_url, hold_s)
     log(f"visualiser: {len(frames)} seconds held")
-    checkpoints = out["checkpoints"]
-    heap = [c["heap_kb"] for c in checkpoints]
-    proxies = [float(c["pyproxies"]) for c in checkpoints]
-    jsrefs = [float(c["jsrefs"]) for c in checkpoints]
-    page_bytes, browser_bytes = out["split"]
-    turns = out["at"][-1]
     return [
         summarise(
             "voice.request.p50", "Voice: final transcript -> request sent p50", out["request"]
@@ -226,9 +221,24 @@ def measure(
             frames,
             target=FRAME_TARGET,
         ),
+        *memory_figures("voice", "Voice", "turn", out),
+    ]
+
+
+def memory_figures(key: str, name: str, what: str, out: dict[str, Any]) -> list[Figure]:
+    """What a run of `what`s (turns, cards) left behind: the heap's slope, the page's own
+    growth from the snapshots (the figure with the target), proxies and JS values held."""
+    taken = out["checkpoints"]
+    heap = [c["heap_kb"] for c in taken]
+    proxies = [float(c["pyproxies"]) for c in taken]
+    jsrefs = [float(c["jsrefs"]) for c in taken]
+    page_bytes, browser_bytes = out["split"]
+    span = out["at"][-1] - out["at"][0]
+    over = counted(span, what)
+    return [
         Figure(
-            "voice.heap.growth",
-            f"Voice: JS heap growth per turn over {turns:,} turns (after GC)",
+            f"{key}.heap.growth",
+            f"{name}: JS heap growth per {what} over {over} (after GC)",
             "KB",
             growth(out["at"], heap),
             heap,
@@ -236,28 +246,28 @@ def measure(
             "least-squares slope of the heap at each checkpoint; samples are those heaps in KB",
         ),
         Figure(
-            "voice.heap.page",
-            f"Voice: the page's own JS heap growth per turn over {turns:,} turns",
+            f"{key}.heap.page",
+            f"{name}: the page's own JS heap growth per {what} over {over}",
             "KB",
-            page_bytes / turns / 1000,
+            page_bytes / span / 1000,
             [page_bytes / 1000, browser_bytes / 1000],
             HEAP_TARGET_KB,
-            "heap snapshots before and after, less what Chromium keeps itself (a MediaStream "
-            "per microphone opening, timeline entries, compiled code: bench/heap_snapshot.py); "
-            "samples: the page's and the browser's growth in KB",
+            "heap snapshots at the first and last checkpoints, less what Chromium keeps itself "
+            "(a MediaStream per microphone opening, timeline entries, compiled code: "
+            "bench/heap_snapshot.py); samples: the page's and the browser's growth in KB",
         ),
         Figure(
-            "voice.proxies",
-            f"Voice: Pyodide proxies left alive by {turns:,} turns",
+            f"{key}.proxies",
+            f"{name}: Pyodide proxies left alive by {over}",
             "count",
             proxies[-1] - proxies[0],
             proxies,
             0.0,
-            "PyProxies created during the turns and not destroyed, after gc.collect()",
+            f"PyProxies created during the {what}s and not destroyed, after gc.collect()",
         ),
         Figure(
-            "voice.jsrefs",
-            f"Voice: JS values held by Python, growth over {turns:,} turns",
+            f"{key}.jsrefs",
+            f"{name}: JS values held by Python, growth over {over}",
             "count",
             jsrefs[-1] - jsrefs[0],
             jsrefs,
