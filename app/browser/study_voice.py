@@ -22,7 +22,7 @@ import js
 
 from app.browser.dom import by_id, found
 from app.browser.microphone import Microphone
-from app.browser.recognition import MAX_PHRASES, Session, availability, now, supported
+from app.browser.recognition import MAX_PHRASES, Session, availability, now
 from app.browser.voice_input import TalkInput, plain_m
 from app.speech.voices import word_lang
 from app.ui.study_voice_view import NOTHING_HEARD
@@ -161,24 +161,12 @@ class StudyVoice:
     def _rung(self, lang: str) -> Rung:
         """How the answer in `lang` becomes text right now (app.voice.ladder)."""
         # Not on the first screen's import path: it brings the provider settings along.
-        from app.voice.ladder import Means, choose, transcriber  # noqa: PLC0415
+        from app.browser.voice_ladder import rung_now  # noqa: PLC0415
 
         if lang not in self._on_device:
             self._on_device[lang] = "unavailable"
             self.page.spawn(self._check_on_device(lang))
-        assistant = self.page.assistant  # the provider's settings, once it is loaded
-        return choose(
-            Means(
-                recognition=supported(),
-                on_device=self._on_device[lang],
-                on_device_only=self.page.speech.voice.settings.on_device_only,
-                provider=None
-                if assistant is None
-                else transcriber(assistant.settings.settings, configured=assistant.configured),
-                online=bool(js.navigator.onLine),
-                service_failed=self._service_failed,
-            )
-        )
+        return rung_now(self.page, self.page.assistant, self._on_device[lang], self._service_failed)
 
     def _listen(self) -> None:
         turn = self._turn()

@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import js
+
 from app.browser.recognition import availability, install, supported
 from app.voice.ladder import Means, OnDevice, Rung, choose, transcriber
 
 if TYPE_CHECKING:
+    from app.browser.app import Page
     from app.browser.assistant import Assistant
 
 INSTALL_FAILED = (
@@ -45,17 +48,7 @@ class VoiceLadder:
 
     def rung(self) -> Rung:
         """How the user's voice becomes text right now (app.voice.ladder)."""
-        assistant = self.assistant
-        return choose(
-            Means(
-                recognition=supported(),
-                on_device=self.on_device,
-                on_device_only=self.page.speech.voice.settings.on_device_only,
-                provider=transcriber(assistant.settings.settings, configured=assistant.configured),
-                online=assistant.online,
-                service_failed=self.service_failed,
-            )
-        )
+        return rung_now(self.page, self.assistant, self.on_device, self.service_failed)
 
     async def _check_on_device(self) -> None:
         self.on_device = await availability(self.lang)
@@ -71,3 +64,23 @@ class VoiceLadder:
         await self._check_on_device()
         if self.page.dialog.open:
             await self.page.speech.voice.open()
+
+
+def rung_now(
+    page: Page, assistant: Assistant | None, on_device: OnDevice, service_failed: bool
+) -> Rung:
+    """How speech becomes text right now, from what the browser offers and the user's
+    settings; the provider counts once the assistant (which holds its settings) has loaded.
+    The assistant's voice and study's Say it both ask here."""
+    return choose(
+        Means(
+            recognition=supported(),
+            on_device=on_device,
+            on_device_only=page.speech.voice.settings.on_device_only,
+            provider=None
+            if assistant is None
+            else transcriber(assistant.settings.settings, configured=assistant.configured),
+            online=bool(js.navigator.onLine),
+            service_failed=service_failed,
+        )
+    )
