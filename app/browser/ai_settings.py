@@ -3,7 +3,9 @@
 The form itself is app/ui/settings_view.py; this module reads its fields, calls the provider
 through the fetch transport for Test key (which also fills the model list), and saves
 through `SettingsStore`. A typed key is read from the password field only when needed and
-is never written back into the page.
+is never written back into the page. When the form names a server this page may not reach,
+Test key and Save reload the page allowing it and are done again after the reload
+(app/ui/settings_pending.py).
 """
 
 from __future__ import annotations
@@ -11,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from app.browser import connect_policy
 from app.browser.dom import by_id, form_fields, found, replace_children
 from app.browser.fetch import FetchTransport
+from app.browser.local_storage import put, take
 from app.browser.settings_store import SettingsStore
 from app.domain import InvalidInput
-from app.llm.settings import Provider, test_key
+from app.llm.connect import origin_of
+from app.llm.settings import Provider, ProviderSettings, test_key
+from app.ui.settings_pending import PENDING_KEY, PendingSettings, Then
 from app.ui.settings_view import (
     PROVIDERS,
     SettingsForm,
@@ -28,6 +34,7 @@ if TYPE_CHECKING:
     from app.browser.app import Page
 
 TESTING = "Asking the provider…"
+RELOADED_KEY = "lexical-connect-reloaded"  # sessionStorage: at most one reload at startup
 
 
 class SettingsDialog:
@@ -36,13 +43,37 @@ class SettingsDialog:
         self.store = store
         self.on_saved = on_saved
         self.transport = FetchTransport()
+        self._carried_key = ""  # a key typed before the reload that allowed its server
+
+    @property
+    def _key(self) -> str:
+        return self._carried_key or self.store.key
 
     @property
     def is_open(self) -> bool:
         return bool(self.page.dialog.open) and found(by_id("ai-settings-form"))
 
     def open(self) -> None:
+        self._carried_key = ""
         self._show(SettingsForm.of(self.store.settings, has_key=self.store.has_key))
+
+    def resume(self) -> None:
+        """After startup: finish a Test key or Save that reloaded the page to reach its
+        server, or, when the saved server is one this load may not reach (settings saved by
+        an older version), allow it and reload once."""
+        pending = PendingSettings.parsed(take(PENDING_KEY, session=True))
+        if pending is not None:
+            self._carried_key = pending.fields.get("api_key", "")
+            self._show(SettingsForm.from_fields(pending.fields, has_key=bool(self._key)))
+            if pending.then == "save":
+                self.save()
+            else:
+                self.page.spawn(self.test())
+        elif self.store.saved and not connect_policy.reaches(self.store.settings.url):
+            connect_policy.remember(self.store.settings.url)
+            if take(RELOADED_KEY, session=True) is None:
+                put(RELOADED_KEY, "1", session=True)
+                connect_policy.reload_allowing(self.store.settings.url)
 
     def _show(self, form: SettingsForm) -> None:
         dialog = self.page.dialog
@@ -70,11 +101,13 @@ class SettingsDialog:
     async def test(self) -> None:
         fields = self._fields()
         try:
-            settings = settings_from_fields(fields, self.store.key, testing=True)
+            settings = settings_from_fields(fields, self._key, testing=True)
         except InvalidInput as exc:
             self._error(exc.message)
             return
         self._error("")
+        if self._reloading_to_reach(settings, fields, "test"):
+            return
         self._say(TESTING, ok=True)
         check = await test_key(settings, self.transport)
         if not self.is_open:
@@ -89,18 +122,35 @@ class SettingsDialog:
             )
         self._say(check.sentence, ok=check.ok)
 
+    def _reloading_to_reach(
+        self, settings: ProviderSettings, fields: dict[str, str], then: Then
+    ) -> bool:
+        """Reload allowing the settings' server when this page may not reach it; the form
+        and the key wait in this tab for the reload, which does `then` again."""
+        if connect_policy.reaches(settings.url):
+            return False
+        kept = {**fields, "api_key": settings.api_key.get_secret_value()}
+        put(PENDING_KEY, PendingSettings(then, kept).text(), session=True)
+        self._say(f"Reloading once to allow connections to {origin_of(settings.url)}…", ok=True)
+        connect_policy.reload_allowing(settings.url)
+        return True
+
     def _say(self, sentence: str, *, ok: bool) -> None:
         slot = by_id("ai-check")
         slot.textContent = sentence
         slot.dataset.ok = "true" if ok else "false"
 
     def save(self) -> None:
+        fields = self._fields()
         try:
-            settings = settings_from_fields(self._fields(), self.store.key)
+            settings = settings_from_fields(fields, self._key)
         except InvalidInput as exc:
             self._error(exc.message)
             return
+        if self._reloading_to_reach(settings, fields, "save"):
+            return
         self.store.save(settings)
+        self._carried_key = ""
         self.page.dialog.close()
         self.on_saved()
         self.page.show_toast(f"AI settings saved: {settings.label}, {settings.model_name}.")

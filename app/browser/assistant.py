@@ -87,6 +87,7 @@ class Assistant:
         page.listen(js.window, "offline", lambda _e: self.render_panel())
         for element_id in ("assistant-button", "ai-settings-button"):
             by_id(element_id).disabled = False
+        self.dialog.resume()
 
     # --- the host the controller drives -------------------------------------------------------
 

@@ -4,7 +4,8 @@ Non-secret settings (provider, model, address, caps) are JSON in localStorage. T
 in this object's memory for the tab; only when the user ticks "Remember the key on this
 device" is it written to localStorage too, under its own name, and unticking removes it. It
 is never in SQLite, so no backup or export can contain it. The day's request count for the
-spending guard is in localStorage, so the cap holds across reloads.
+spending guard is in localStorage, so the cap holds across reloads. Saving also lets the page
+reach the chosen server from the next load on, and no other (app/browser/connect_policy.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 
 from pydantic import SecretStr, ValidationError
 
+from app.browser.connect_policy import remember
 from app.browser.local_storage import get as _get
 from app.browser.local_storage import put as _set
 from app.llm.settings import ProviderSettings
@@ -55,6 +57,7 @@ class SettingsStore:
         self.saved = True
         _set(SETTINGS_KEY, settings.model_dump_json())  # api_key is excluded from dumps
         _set(API_KEY, self._key if settings.remember_key and self._key else None)
+        remember(settings.url)
 
 
 class LocalCounter:

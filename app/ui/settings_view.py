@@ -254,8 +254,8 @@ def _address(form: SettingsForm) -> tuple[Node, ...]:
     hint = h(
         "small",
         {"id": "ai-base-url-hint", "class": "hint"},
-        "https for servers on the internet; plain http only for this computer "
-        "(localhost or 127.0.0.1).",
+        "https for servers on the internet; plain http only for this computer or your "
+        "local network. Lexical connects to this server and no other.",
     )
     if form.provider == "openai_compatible":
         return _label("ai-base-url", "Base URL"), h("div", None, _url_input(form), hint)

@@ -384,6 +384,17 @@ class Storage:
         self.items.pop(name, None)
 
 
+class Location:
+    """`location`: the hash, and how many times the page was told to reload."""
+
+    def __init__(self) -> None:
+        self.hash = ""
+        self.reloads = 0
+
+    def reload(self) -> None:
+        self.reloads += 1
+
+
 class Locks:
     """`navigator.locks`: a lock is held until `release` (its holder never lets go)."""
 
@@ -547,7 +558,8 @@ def reset() -> Document:
         document=document,
         window=window,
         localStorage=Storage(),
-        location=SimpleNamespace(hash=""),
+        sessionStorage=Storage(),
+        location=Location(),
         navigator=SimpleNamespace(locks=Locks()),
         performance=Performance(),
         Array=SimpleNamespace(from_=list),

@@ -31,6 +31,7 @@ fetch: Any
 history: Any
 indexedDB: Any
 localStorage: Any
+sessionStorage: Any
 location: Any
 navigator: Any
 performance: Any

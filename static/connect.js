@@ -1,0 +1,35 @@
+// Narrow where this page may connect (CSP connect-src) before anything else runs: this site,
+// this computer on any port (local model servers) and the AI provider servers the user saved
+// (decision 022). index.html's own policy sets only the outer bounds; a second policy can
+// narrow them, never widen, so this one must be in place before any script could fetch.
+// app/browser/connect_policy.py writes the lists and reads back what this load allowed.
+(function () {
+  var ORIGIN = /^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+  var sources = ["'self'", "http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
+
+  function listed(area, name, once) {
+    try {
+      var storage = window[area];
+      var text = storage.getItem(name);
+      if (once) storage.removeItem(name);  // allowed for this load only
+      var list = JSON.parse(text || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (e) {
+      return [];  // storage blocked or damaged: nothing beyond this site and this computer
+    }
+  }
+
+  var saved = listed("localStorage", "lexical-connect", false)
+    .concat(listed("sessionStorage", "lexical-connect-once", true));
+  for (var i = 0; i < saved.length; i++) {
+    var origin = saved[i];
+    if (typeof origin === "string" && ORIGIN.test(origin) && sources.indexOf(origin) < 0) {
+      sources.push(origin);
+    }
+  }
+  var policy = document.createElement("meta");
+  policy.httpEquiv = "Content-Security-Policy";
+  policy.content = "connect-src " + sources.join(" ");
+  document.head.appendChild(policy);
+  document.documentElement.dataset.connectSrc = sources.join(" ");
+})();
