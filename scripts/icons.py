@@ -52,14 +52,20 @@ def _square_side(root: ET.Element) -> float:
 
 
 def _reach(artwork: str, side: float) -> float:
-    """How far the drawn artwork goes from the centre, in viewBox units: the farthest corner
-    of its bounding box, so never less than the truth (exact for square corners)."""
+    """How far the drawn artwork goes from the centre, in viewBox units: the farthest corner of
+    any pixel it touches on a rendering, so at most one pixel of that rendering too far."""
     with Image.open(io.BytesIO(render(artwork, MEASURE_PX))) as png:
-        box = png.getchannel("A").getbbox()
-    if box is None:
+        alpha = png.getchannel("A")
+    centre, farthest = MEASURE_PX / 2, 0.0
+    for row in range(MEASURE_PX):
+        # In one row, the pixels farthest from the centre are its leftmost and rightmost.
+        span = alpha.crop((0, row, MEASURE_PX, row + 1)).getbbox()
+        if span is not None:
+            across = max(abs(span[0] - centre), abs(span[2] - centre))
+            down = max(abs(row - centre), abs(row + 1 - centre))
+            farthest = max(farthest, math.hypot(across, down))
+    if farthest == 0:
         raise IconError("the icon has no artwork on its background to make maskable")
-    left, top, right, bottom = (edge - MEASURE_PX / 2 for edge in box)
-    farthest = math.hypot(max(abs(left), abs(right)), max(abs(top), abs(bottom)))
     return farthest * side / MEASURE_PX
 
 
