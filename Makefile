@@ -53,9 +53,9 @@ vendor:
 	$(PYTHON) scripts/vendor.py
 
 # The app's zip (with bytecode compiled by the vendored Pyodide, hence vendor), the manifest
-# icons and the service worker's precache list (from the runtime files).
-build: vendor
-	$(PYTHON) scripts/build.py
+# icons (resvg, from the venv) and the service worker's precache list (from the runtime files).
+build: $(DEPS) vendor
+	$(BIN)/python scripts/build.py
 
 # Playwright drives Debian's Chromium (its own browser download cannot work offline).
 chromium:

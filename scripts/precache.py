@@ -1,20 +1,20 @@
-"""Work out which files Lexical needs to start, and write them out for the service worker.
+"""Work out which files Lexical needs, and write them out for the service worker.
 
 The list is derived from the files themselves, never kept by hand, so it cannot drift:
 - index.html: every file it links or loads (styles, scripts, icons, the manifest, the Python
   entry point and the PyScript config);
-- the manifest: its icons;
-- scripts: their static imports, followed through the module graph; from those modules, the
-  dynamic imports PyScript makes at startup: its plugins (chunks that import the module
-  back) and the parser of our config format (TOML). The editor and terminal chunks
-  (CodeMirror, xterm) load only for <py-editor> or a terminal, which Lexical has none of;
-- pyscript.toml: the interpreter and every [files] entry (the app's zip);
-- Pyodide: the runtime files vendor.lock.json lays out, and the wheels of the packages
-  app/main.py loads (and those app/browser/ loads when first needed, such as py-fsrs for
-  studying), with their dependencies as recorded in the vendored pyodide-lock.json;
-- our scripts that app/browser/ imports when first needed (static/charts.js for the stats
-  page's charts), with every module they import and every file they load by URL (uPlot and
-  its stylesheet): kept for offline use, never loaded at startup.
+- the manifest: its icons; pyscript.toml: the interpreter and every [files] entry (the app's
+  zip);
+- our own files in static/ (not its vendor/ and build/ folders), all of them: the scripts the
+  page loads, and those app/browser/ imports when first needed (static/charts.js for the stats
+  page, static/visualiser.js for the microphone);
+- the runtime packages vendor.lock.json lays out with npm, as their files: each entry's `only`
+  list (Pyodide's runtime files, uPlot) or, without one, every file vendor.py unpacked from
+  the package (PyScript's whole dist: every chunk its bundle can load, whatever it is named
+  and whoever loads it, so an upgrade that splits the bundle differently misses none);
+- the wheels of the packages app/main.py loads at startup and those app/browser/ loads when
+  first needed (py-fsrs for studying), with their dependencies as recorded in the vendored
+  pyodide-lock.json.
 The cache version is a hash of those files' contents and of the worker's code, so any change
 to either makes browsers install the new version.
 """
@@ -31,17 +31,12 @@ from pathlib import Path, PurePosixPath
 
 WORKER = "sw.js"
 OUTPUT = "static/build/precache.js"
-STATIC_IMPORT = re.compile(r"""\b(?:from|import)\s*["'](\.{1,2}/[^"']+)["']""")
-DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\.{1,2}/[^"']+)["']\s*\)""")
 URL_ATTRIBUTES = {"script": ("src", "config"), "link": ("href",), "img": ("src",)}
-# A file a module loads by its own URL, e.g. a stylesheet: new URL("./x.css", import.meta.url).
-MODULE_ASSET = re.compile(r"""\bnew\s+URL\(\s*["'](\.{1,2}/[^"']+)["']\s*,\s*import\.meta\.url""")
-# Our script that Python code in app/browser/ imports when a page first needs it.
-LATER_MODULE = re.compile(r"""["'](\./static/[^"'\s]+\.m?js)["']""")
+LOCK = "vendor.lock.json"
 
 
 class PrecacheError(RuntimeError):
-    """A file the app needs at startup is missing, or its entry point cannot be read."""
+    """A file the app needs is missing, or its entry point cannot be read."""
 
 
 class _References(HTMLParser):
@@ -79,33 +74,6 @@ def _local(root: Path, base: str, url: str) -> str:
     return path
 
 
-def _imports(root: Path, module: str, pattern: re.Pattern[str]) -> set[str]:
-    text = (root / module).read_text(encoding="utf-8")
-    return {_local(root, module, url) for url in pattern.findall(text)}
-
-
-def _static_closure(root: Path, modules: set[str]) -> set[str]:
-    seen: set[str] = set()
-    todo = sorted(modules)
-    while todo:
-        module = todo.pop()
-        if module not in seen:
-            seen.add(module)
-            todo.extend(_imports(root, module, STATIC_IMPORT) - seen)
-    return seen
-
-
-def script_modules(root: Path, entries: set[str], config_format: str) -> set[str]:
-    """Entry scripts, their static imports and the chunks PyScript imports at startup."""
-    modules = _static_closure(root, entries)
-    for module in sorted(modules):
-        for chunk in _imports(root, module, DYNAMIC_IMPORT):
-            is_plugin = module in _imports(root, chunk, STATIC_IMPORT)
-            if is_plugin or PurePosixPath(chunk).name.startswith(config_format + "-"):
-                modules |= _static_closure(root, {chunk})
-    return modules
-
-
 def _loaded_lists(path: Path) -> list[list[str]]:
     """The literal package lists a module hands to Pyodide's loadPackage."""
     return [
@@ -138,47 +106,47 @@ def later_packages(browser: Path) -> list[str]:
     ]
 
 
-def later_modules(root: Path) -> set[str]:
-    """Scripts app/browser/ imports when first needed, with what they import (statically or
-    not: all of it loads once the script is used) and the files they load by URL."""
-    todo = sorted(
-        _local(root, "index.html", url)
-        for path in sorted((root / "app" / "browser").glob("*.py"))
-        for url in LATER_MODULE.findall(path.read_text(encoding="utf-8"))
-    )
+def own_files(root: Path) -> set[str]:
+    """Our files in static/: each is loaded by the page or by app/browser/ when first needed."""
+    return {
+        path.relative_to(root).as_posix() for path in (root / "static").iterdir() if path.is_file()
+    }
+
+
+def package_files(root: Path) -> set[str]:
+    """The files of every runtime package vendor.lock.json lays out with npm."""
     files: set[str] = set()
-    while todo:
-        module = todo.pop()
-        if module not in files:
-            files.add(module)
-            files |= _imports(root, module, MODULE_ASSET)
-            loaded = _imports(root, module, STATIC_IMPORT) | _imports(root, module, DYNAMIC_IMPORT)
-            todo.extend(sorted(loaded - files))
+    for entry in json.loads((root / LOCK).read_text(encoding="utf-8"))["npm"]:
+        folder = root / entry["to"]
+        if "only" in entry:
+            files |= {_local(root, LOCK, f"{entry['to']}/{name}") for name in entry["only"]}
+            continue
+        found = {p.relative_to(root).as_posix() for p in folder.rglob("*") if p.is_file()}
+        if not found:
+            raise PrecacheError(f"{entry['to']} has no files (run `make vendor`)")
+        files |= found
     return files
 
 
-def pyodide_files(root: Path, interpreter: str, packages: list[str]) -> set[str]:
-    """The runtime files vendored for Pyodide, and the wheels `packages` pull in."""
-    folder = PurePosixPath(interpreter).parent
-    vendored = json.loads((root / "vendor.lock.json").read_text(encoding="utf-8"))
-    runtime = [e for e in vendored["npm"] if PurePosixPath(e["to"]) == folder]
-    if len(runtime) != 1:
-        raise PrecacheError(f"vendor.lock.json lays out nothing into {folder}")
-    files = {_local(root, interpreter, name) for name in runtime[0]["only"]}
-    lock = json.loads((root / folder / "pyodide-lock.json").read_text(encoding="utf-8"))
+def wheel_files(root: Path, interpreter: str, packages: list[str]) -> set[str]:
+    """The wheels of `packages` and of all they depend on, beside Pyodide's own lock."""
+    lock_name = f"{PurePosixPath(interpreter).parent}/pyodide-lock.json"
+    lock = json.loads((root / lock_name).read_text(encoding="utf-8"))["packages"]
+    files: set[str] = set()
     todo, seen = list(packages), set()
     while todo:
         name = todo.pop()
         if name not in seen:
             seen.add(name)
-            entry = lock["packages"][name]
-            files.add(_local(root, interpreter, entry["file_name"]))
-            todo.extend(entry["depends"])
+            if name not in lock:
+                raise PrecacheError(f"the app loads {name}, which {lock_name} does not have")
+            files.add(_local(root, lock_name, lock[name]["file_name"]))
+            todo.extend(lock[name]["depends"])
     return files
 
 
 def boot_files(root: Path) -> list[str]:
-    """Every file the page loads to start, as paths relative to the site root."""
+    """Every file the app needs to start and to work offline, relative to the site root."""
     page = _References()
     page.feed((root / "index.html").read_text(encoding="utf-8"))
     files = {"index.html"} | {_local(root, "index.html", url) for url in page.urls}
@@ -191,17 +159,14 @@ def boot_files(root: Path) -> list[str]:
         raise PrecacheError("index.html must load exactly one PyScript config (a .toml file)")
     config = tomllib.loads((root / configs[0]).read_text(encoding="utf-8"))
     interpreter = _local(root, configs[0], config["interpreter"])
-    files |= {_local(root, configs[0], url) for url in config.get("files", {})}
-    scripts = {f for f in files if f.endswith((".js", ".mjs"))}
-    files |= script_modules(root, scripts, "toml")
+    files |= {interpreter} | {_local(root, configs[0], url) for url in config.get("files", {})}
     packages = boot_packages(root / "app" / "main.py") + later_packages(root / "app" / "browser")
-    files |= pyodide_files(root, interpreter, packages)
-    files |= later_modules(root)
+    files |= own_files(root) | package_files(root) | wheel_files(root, interpreter, packages)
     return sorted(files)
 
 
 def version(root: Path, files: list[str]) -> str:
-    """A short content hash of the boot files and the worker: it names the cache."""
+    """A short content hash of the listed files and the worker: it names the cache."""
     digest = hashlib.sha256((root / WORKER).read_bytes())
     for name in files:
         digest.update(f"\0{name}\0".encode())

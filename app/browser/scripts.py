@@ -1,7 +1,7 @@
 """Import the app's own ES modules (static/*.js) when a page first needs them, once each.
 
-Such modules load on first use, so startup never pays for them; scripts/precache.py finds the
-names of such modules in app/browser/ and keeps those files for offline use.
+Such modules load on first use, so startup never pays for them; scripts/precache.py keeps every
+file of static/ for offline use, these included.
 """
 
 from __future__ import annotations

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from scripts.precache import (
-    LATER_MODULE,
-    PrecacheError,
-    boot_files,
-    boot_packages,
-    later_modules,
-    version,
-    write,
-)
+from scripts.precache import PrecacheError, boot_files, boot_packages, own_files, version, write
 
 INDEX = """<!doctype html><html><head>
 <link rel="stylesheet" href="./static/app.css">
@@ -28,21 +22,9 @@ INDEX = """<!doctype html><html><head>
 <script type="py" src="./app/main.py" config="./pyscript.toml"></script>
 </body></html>"""
 
-MODULES = {
-    # The entry re-exports the core chunk, which loads plugins and the TOML parser at startup
-    # and the editor only when a page has one.
-    "core.js": 'export{a}from"./core-1.js";',
-    "core-1.js": (
-        'import{u}from"./util-1.js";const p={error:()=>import("./error-1.js")};'
-        'const t=async()=>(await import("./toml-1.js")).parse;'
-        'const e=()=>import("./editor-1.js");'
-    ),
-    "util-1.js": "export const u=1;",
-    "error-1.js": 'import{a}from"./core-1.js";',
-    "toml-1.js": "export const parse=1;",
-    "editor-1.js": 'import"./codemirror-1.js";',
-    "codemirror-1.js": "",
-}
+# PyScript's dist: its entry, the core chunk, plugins, the TOML parser, and the editor's
+# chunks, which load only for a <py-editor>. All of them are kept, whoever imports them.
+PYSCRIPT_DIST = ("core.js", "core-1.js", "error-1.js", "toml-1.js", "editor-1.js", "xterm.css")
 
 PYODIDE_LOCK = {
     "packages": {
@@ -75,8 +57,8 @@ def site(tmp_path: Path) -> Path:
         '[files]\n"./static/build/app.zip" = "./*"\n',
     )
     put(tmp_path, "app/main.py", 'await pyodide_js.loadPackage(["pydantic", "mistune"])\n')
-    for name, text in MODULES.items():
-        put(tmp_path, f"static/vendor/pyscript/{name}", text)
+    for name in PYSCRIPT_DIST:
+        put(tmp_path, f"static/vendor/pyscript/{name}", name)
     runtime = ["pyodide.mjs", "pyodide.asm.wasm", "pyodide-lock.json"]
     npm = [
         {"name": "@pyscript/core", "to": "static/vendor/pyscript"},
@@ -90,7 +72,9 @@ def site(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_the_list_is_what_the_page_loads_at_startup(site: Path) -> None:
+def test_the_list_is_what_the_page_loads_with_every_file_of_the_runtime_packages(
+    site: Path,
+) -> None:
     pyscript, pyodide = "static/vendor/pyscript/", "static/vendor/pyodide/"
     assert boot_files(site) == sorted(
         [
@@ -103,22 +87,63 @@ def test_the_list_is_what_the_page_loads_at_startup(site: Path) -> None:
             "static/theme.js",
             "static/build/app.zip",
             "static/build/icons/icon-192.png",
-            *(pyscript + m for m in ("core.js", "core-1.js", "util-1.js", "error-1.js")),
-            pyscript + "toml-1.js",
+            *(pyscript + m for m in PYSCRIPT_DIST),
             *(pyodide + f for f in ("pyodide.mjs", "pyodide.asm.wasm", "pyodide-lock.json")),
             *(pyodide + f for f in ("pydantic-2.whl", "pydantic_core-2.whl", "mistune-3.whl")),
         ]
     )
 
 
-def test_a_missing_file_stops_the_build_and_is_named(site: Path) -> None:
-    (site / "static/vendor/pyscript/util-1.js").unlink()
-    with pytest.raises(PrecacheError, match=r"core-1\.js needs static/vendor/pyscript/util-1\.js"):
+def test_a_chunk_new_in_pyscript_is_kept_whatever_its_name_and_whoever_loads_it(
+    site: Path,
+) -> None:
+    put(site, "static/vendor/pyscript/plugins/speech-Zq81.js", "export default 1;")
+    assert "static/vendor/pyscript/plugins/speech-Zq81.js" in boot_files(site)
+
+
+def test_our_own_scripts_are_kept_though_the_page_loads_them_only_when_needed(
+    site: Path,
+) -> None:
+    put(site, "static/charts.js", "export const draw = 1;")
+    put(site, "static/vendor/.stamp", "vendor.py's stamp, not a runtime file")
+    assert "static/charts.js" in own_files(site)
+    assert "static/charts.js" in boot_files(site)
+    assert "static/vendor/.stamp" not in boot_files(site)
+
+
+@pytest.mark.parametrize(
+    ("missing", "named"),
+    [
+        ("static/app.css", r"index\.html needs static/app\.css"),
+        (
+            "static/vendor/pyodide/pyodide.asm.wasm",
+            r"vendor\.lock\.json needs .*pyodide\.asm\.wasm",
+        ),
+        ("static/vendor/pyodide/mistune-3.whl", r"pyodide-lock\.json needs .*mistune-3\.whl"),
+    ],
+)
+def test_a_missing_file_stops_the_build_and_is_named(site: Path, missing: str, named: str) -> None:
+    (site / missing).unlink()
+    with pytest.raises(PrecacheError, match=named):
+        boot_files(site)
+
+
+def test_a_package_not_laid_out_stops_the_build(site: Path) -> None:
+    lock = json.loads((site / "vendor.lock.json").read_text())
+    lock["npm"].append({"name": "plot", "to": "static/vendor/plot"})
+    put(site, "vendor.lock.json", json.dumps(lock))
+    with pytest.raises(PrecacheError, match=r"static/vendor/plot has no files"):
+        boot_files(site)
+
+
+def test_a_package_the_app_loads_must_be_in_pyodides_lock(site: Path) -> None:
+    put(site, "app/main.py", 'await pyodide_js.loadPackage(["pydantic", "numpy"])\n')
+    with pytest.raises(PrecacheError, match="numpy"):
         boot_files(site)
 
 
 def test_a_reference_outside_the_site_is_refused(site: Path) -> None:
-    put(site, "static/theme.js", 'import "../../../etc/passwd";')
+    put(site, "index.html", INDEX.replace("./static/app.css", "../../etc/passwd"))
     with pytest.raises(PrecacheError, match="outside the site"):
         boot_files(site)
 
@@ -153,43 +178,18 @@ def test_the_worker_gets_the_list_and_version_as_a_script(site: Path) -> None:
     assert payload["files"] == [f"./{name}" for name in boot_files(site)]
 
 
-def test_scripts_the_browser_code_imports_later_are_kept_with_all_they_load(site: Path) -> None:
-    put(site, "app/browser/charts.py", 'MODULE = "./static/charts.js"\n')
-    put(
-        site,
-        "static/charts.js",
-        'import { ease } from "./ease.js";\n'
-        'const sheet = new URL("./vendor/plot/plot.css", import.meta.url);\n'
-        'const plot = () => import("./vendor/plot/plot.js");\n',
-    )
-    for name in ("static/ease.js", "static/vendor/plot/plot.css"):
-        put(site, name, "")
-    put(site, "static/vendor/plot/plot.js", 'import "./plot-core.js";')
-    put(site, "static/vendor/plot/plot-core.js", "")
-    later = {
-        "static/charts.js",
-        "static/ease.js",
-        "static/vendor/plot/plot.css",
-        "static/vendor/plot/plot.js",
-        "static/vendor/plot/plot-core.js",
-    }
-    assert later_modules(site) == later
-    assert later <= set(boot_files(site))
-    (site / "static/vendor/plot/plot.css").unlink()
-    with pytest.raises(PrecacheError, match=r"static/charts\.js needs .*plot\.css"):
-        later_modules(site)
-
-
-@pytest.mark.parametrize("script", ["charts.js", "visualiser.js"])
-def test_scripts_loaded_later_are_kept_for_offline_use_but_not_loaded_at_startup(
-    script: str,
-) -> None:
+def test_the_scripts_app_browser_imports_later_are_ours_and_not_loaded_at_startup() -> None:
     root = Path(__file__).resolve().parents[2]
-    page = (root / "index.html").read_text()
-    assert script not in page
-    assert "uplot" not in page.lower()
-    assert f"./static/{script}" in {
-        url
+    named = {
+        node.value
         for path in (root / "app" / "browser").glob("*.py")
-        for url in LATER_MODULE.findall(path.read_text())
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and re.fullmatch(r"\./static/\S+\.m?js", node.value)
     }
+    assert {"./static/charts.js", "./static/visualiser.js"} <= named
+    page = (root / "index.html").read_text()
+    for url in named:
+        assert url.removeprefix("./") in own_files(root)
+        assert url not in page
