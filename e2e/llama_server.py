@@ -6,7 +6,9 @@ What it does, as the servers in the issue did:
   answer of llama-cpp-python's server; ggml-org's llama-server serves /models and
   /chat/completions without /v1 too, and says "File Not Found" elsewhere).
 - A streamed chat request that offers tools gets a 200 event stream with no chunk before
-  `data: [DONE]`: the tool call is lost, as with llama.cpp builds that cannot stream tool calls.
+  `data: [DONE]`, so the model's tool call never arrives (what issue 14 saw; users of other
+  llama.cpp-based servers report the same empty stream, while the same request unstreamed
+  carries the call).
 - A prompt longer than the context (`n_ctx` tokens, counted as four characters each) is refused
   with llama.cpp's HTTP 400 `exceed_context_size_error`, naming both sizes.
 - Otherwise it answers unstreamed, in llama.cpp's `chat.completion` shape. The model's turn comes
