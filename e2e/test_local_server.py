@@ -1,6 +1,7 @@
 """The assistant against a local llama.cpp server, driven as a user would (issue 14), through
 the loopback double in e2e/llama_server.py: an address without /v1 is caught by Test key, a
-tool call lost by an empty stream still happens, and a context overflow is one sentence.
+tool call lost by an empty stream still happens, a context overflow is one sentence, and a
+call written as text is repaired.
 """
 
 from __future__ import annotations
@@ -25,13 +26,11 @@ from e2e.llama_server import MODEL, Call, LlamaServer, running_llama_server
 
 COMPATIBLE = "OpenAI-compatible (Ollama, LM Studio, Groq…)"
 BIOLOGY = "Create a folder called Biology"
+WRITTEN_CALL = 'CREATE_FOLDER({"name": "Chemistry", "emoji": "⚗️"})'
 SCRIPT = {
     "Biology": [[Call("CREATE_FOLDER", {"name": "Biology", "emoji": "🧬"})]],
-    "Chemistry": [
-        # A small model writes the call as text first; told so once, it makes the call.
-        'CREATE_FOLDER({"name": "Chemistry", "emoji": "⚗️"})',
-        [Call("CREATE_FOLDER", {"name": "Chemistry", "emoji": "⚗️"})],
-    ],
+    # A small model writes the call as text first; told so once, it makes the call.
+    "Chemistry": [WRITTEN_CALL, [Call("CREATE_FOLDER", {"name": "Chemistry", "emoji": "⚗️"})]],
 }
 
 
@@ -132,5 +131,10 @@ def test_a_call_written_as_text_is_repaired_once_and_made(app: Page, llama: Llam
     expect(answer.get_by_text("Done.")).to_be_visible()
     expect(assistant(app)).not_to_contain_text("CREATE_FOLDER(")
     screenshot(app, "local-server-repaired-call")
-    unstreamed = [chat for chat in llama.chats() if not chat.streamed]
-    assert len(unstreamed) == 3  # the call as text, the repaired call, the answer
+    written, repaired, _ = [chat for chat in llama.chats() if not chat.streamed]
+    assert written.body["messages"][-1]["role"] == "user"
+    # The slip goes back once, with a note after it, for the call to be made properly.
+    slip, note = repaired.body["messages"][-2:]
+    assert slip == {"role": "assistant", "content": WRITTEN_CALL}
+    assert note["role"] == "user"
+    assert "CREATE_FOLDER" in note["content"]
