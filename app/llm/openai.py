@@ -208,9 +208,9 @@ def auth_headers(key: str) -> dict[str, str]:
     return {"authorization": f"Bearer {key}"} if key else {}
 
 
-# Servers whose answer to a streamed request was an empty body (llama.cpp's server does that
-# when a streamed request with tools ends in a tool call): asked without streaming from then on
-# in this page, so their tool calls arrive. The whole answer is then shown at once.
+# Servers whose answer to a streamed request was empty, no bytes or [DONE] alone (llama.cpp's
+# server does that when a streamed request with tools ends in a tool call): asked unstreamed
+# from then on in this page, so their tool calls arrive. The whole answer is then shown at once.
 _UNSTREAMED: set[str] = set()
 
 
@@ -260,21 +260,25 @@ class OpenAIClient:
             return whole
         response = await self._wire.send(http)
         assembler = StreamAssembler()
+        done = False
         try:
             async for data in self._wire.events(response, cancel):
                 if data.strip() == DONE:
-                    return assembler.result()
+                    done = True
+                    break
                 delta = assembler.add(parse_event(self._wire, data, assembler.shown))
                 if delta:
                     on_text(delta)
         except ProviderError as error:
             raise self._wire.interrupted(error, assembler.shown) from None
         if assembler.finish is None and not assembler.shown and not assembler.calls:
-            _UNSTREAMED.add(self._base)  # nothing at all arrived: ask again, unstreamed
+            # Nothing at all arrived, not even a finish (no bytes, or [DONE] alone): ask again,
+            # unstreamed.
+            _UNSTREAMED.add(self._base)
             return await self.complete(request, on_text, cancel)
-        if assembler.finish is None:
+        if assembler.finish is None and not done:
             raise failures.stream_cut(self._wire.label, assembler.shown)
-        return assembler.result()  # a server that ends without [DONE] after finishing
+        return assembler.result()  # [DONE], or a server that ends without it after finishing
 
     async def list_models(self) -> list[str]:
         http = self._wire.request("GET", f"{self._base}/models", self._headers())

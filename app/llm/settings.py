@@ -171,6 +171,11 @@ class ProviderSettings(BaseModel):
             return "OpenAI"
         return f"the server at {urlsplit(self.url).netloc}"
 
+    @property
+    def opening_label(self) -> str:
+        """The label to open a sentence with ("The server at localhost:11434")."""
+        return self.label[:1].upper() + self.label[1:]
+
     def usable_key(self) -> str:
         """The key to send, or a sentence before any request when a hosted provider has none
         (local servers usually need no key)."""
@@ -236,7 +241,7 @@ async def _without_v1(settings: ProviderSettings, transport: Transport) -> KeyCh
     under /v1, and an address without it is the usual slip (llama.cpp's server answers 404)."""
     url = settings.url.rstrip("/")
     unlisted = KeyCheck(
-        True, f"{settings.label} answered but does not list its models; type the name."
+        True, f"{settings.opening_label} answered but does not list its models; type the name."
     )
     if url.endswith("/v1"):
         return unlisted
@@ -247,8 +252,8 @@ async def _without_v1(settings: ProviderSettings, transport: Transport) -> KeyCh
         return unlisted
     return KeyCheck(
         False,
-        f"{settings.label} answers at {url}/v1, not at {url}: add /v1 to the address and test "
-        "again.",
+        f"{settings.opening_label} answers at {url}/v1, not at {url}: add /v1 to the address "
+        "and test again.",
         models,
     )
 
@@ -261,11 +266,10 @@ async def test_key(settings: ProviderSettings, transport: Transport) -> KeyCheck
         if settings.provider == "openai_compatible" and error.status == 404:
             return await _without_v1(settings, transport)
         return KeyCheck(False, error.message)
-    label = settings.label[0].upper() + settings.label[1:]
     if not models:
         return KeyCheck(True, f"The key works, but {settings.label} lists no model that can chat.")
     count = f"{len(models)} model{'s' if len(models) != 1 else ''}"
-    sentence = f"It works: {label} offers {count}."
+    sentence = f"It works: {settings.opening_label} offers {count}."
     if settings.model_name and settings.model_name not in models:
         sentence += f" {settings.model_name} is not one of them: choose one from the list."
     return KeyCheck(True, sentence, models)

@@ -40,10 +40,9 @@ class Audio:
 
 
 def _browser_speaks(settings: ProviderSettings, status: int | None = None) -> ProviderError:
-    label = settings.label[0].upper() + settings.label[1:]
     return ProviderError(
         "bad_request",
-        f"{label} has no speech, so your browser's own voices are used instead.",
+        f"{settings.opening_label} has no speech, so your browser's own voices are used instead.",
         status=status,
     )
 

@@ -156,11 +156,10 @@ def _without_transcription(settings: ProviderSettings, error: ProviderError) -> 
     """A compatible server without the endpoint (Ollama has none) says 404: say that."""
     if settings.provider != "openai_compatible" or error.status != 404:
         return error
-    label = settings.label[0].upper() + settings.label[1:]
     return ProviderError(
         "bad_request",
-        f"{label} cannot turn speech into text. Type your message, or choose a provider "
-        "that can in AI settings.",
+        f"{settings.opening_label} cannot turn speech into text. Type your message, or choose "
+        "a provider that can in AI settings.",
         status=404,
     )
 

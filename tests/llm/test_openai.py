@@ -260,12 +260,16 @@ def test_a_non_streamed_answer_that_is_not_a_completion_is_a_bad_response() -> N
     assert caught.value.kind == "bad_response"
 
 
-def test_an_empty_stream_is_asked_again_without_streaming_and_the_server_is_remembered() -> None:
+@pytest.mark.parametrize("empty", [b"", sse(done=True)], ids=["no-bytes", "only-done"])
+def test_an_empty_stream_is_asked_again_without_streaming_and_the_server_is_remembered(
+    empty: bytes,
+) -> None:
     # llama.cpp's server answers a streamed request with tools that ends in a tool call with
-    # an empty 200: nothing arrived, so nothing is "cut"; the same request unstreamed works.
+    # an empty 200 (no bytes, or no chunk before [DONE]): nothing arrived, so nothing is
+    # "cut"; the same request unstreamed works.
     base = "http://127.0.0.1:8080/v1"
     transport = ScriptedTransport(
-        Reply(body=b""), Reply(body=fx.TOOL_COMPLETION), Reply(body=fx.TEXT_COMPLETION)
+        Reply(body=empty), Reply(body=fx.TOOL_COMPLETION), Reply(body=fx.TEXT_COMPLETION)
     )
     local = OpenAIClient(transport, model="smollm2", base_url=base, provider="local")
     shown: list[str] = []

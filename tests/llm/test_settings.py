@@ -243,8 +243,12 @@ def test_a_local_address_without_v1_is_noticed_and_the_fix_suggested() -> None:
         local, Reply(status=404, body='{"detail":"Not Found"}'), Reply(body=ox.MODELS)
     )
     assert not missing_v1.ok
-    assert "http://localhost:8080/v1" in missing_v1.sentence
-    assert "add /v1" in missing_v1.sentence
+    assert missing_v1.sentence == (
+        "The server at localhost:8080 answers at http://localhost:8080/v1, not at "
+        "http://localhost:8080: add /v1 to the address and test again."
+    )
     neither = check(local, Reply(status=404, body="{}"), Reply(status=404, body="{}"))
     assert neither.ok
-    assert "does not list its models" in neither.sentence
+    assert neither.sentence == (
+        "The server at localhost:8080 answered but does not list its models; type the name."
+    )
