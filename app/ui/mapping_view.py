@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from app.store.transfer.field_guess import UNDERSTOOD_NAMES
 from app.store.transfer.records import ROLE_NAMES, ROLES
 from app.text.nodes import Child, El, h
-from app.ui.transfer_view import table_box
+from app.ui.widgets import table_box
 
 if TYPE_CHECKING:
     from app.store.transfer.mapping import ImportChoices
