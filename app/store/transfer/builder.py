@@ -9,7 +9,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.domain import MAX_FOLDER_DEPTH, check_name, user_message
-from app.store.bulk import shown
 from app.store.transfer import MAX_FOLDERS, SourceKind
 from app.store.transfer.model import (
     FolderItem,
@@ -19,6 +18,7 @@ from app.store.transfer.model import (
     WordItem,
     Workspace,
 )
+from app.text.rejected import shown
 
 
 class RowProblemError(ValueError):
