@@ -13,8 +13,13 @@ from app.text.nodes import Child, El, h
 from app.ui.widgets import table_box
 
 if TYPE_CHECKING:
-    from app.store.transfer.mapping import ImportChoices
-    from app.store.transfer.records import FieldTable, Record, RecordSource, TableMapping
+    from app.store.transfer.records import (
+        FieldTable,
+        ImportChoices,
+        Record,
+        RecordSource,
+        TableMapping,
+    )
 
 EXAMPLE_CHARS = 60
 LOOKED_AT = 50  # records searched for an example of a field

@@ -12,7 +12,8 @@ from app.ui.widgets import action, form_error, table_box
 
 if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
     from app.store.transfer import Mode
-    from app.store.transfer.model import ParsedImport, SkippedRow
+    from app.store.transfer.model import SkippedRow
+    from app.store.transfer.parsed import ParsedImport
     from app.store.transfer.plan import PlanSummary, SampleRow
     from app.store.transfer.steps import Progress
 
