@@ -11,12 +11,13 @@ Test key and Save reload the page allowing it and are done again after the reloa
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from app.browser import connect_policy
 from app.browser.dom import by_id, form_fields, found, replace_children
 from app.browser.fetch import FetchTransport
 from app.browser.local_storage import put, take
+from app.browser.page_parts import Spawns, Toasts
 from app.browser.settings_store import SettingsStore
 from app.domain import InvalidInput
 from app.llm.connect import origin_of
@@ -30,15 +31,20 @@ from app.ui.settings_view import (
     settings_from_fields,
 )
 
-if TYPE_CHECKING:
-    from app.browser.app import Page
-
 TESTING = "Asking the provider…"
 RELOADED_KEY = "lexical-connect-reloaded"  # sessionStorage: at most one reload at startup
 
 
+class SettingsPage(Spawns, Toasts, Protocol):
+    """What the AI settings dialog needs of the page (app.py's Page)."""
+
+    dialog: Any
+
+
 class SettingsDialog:
-    def __init__(self, page: Page, store: SettingsStore, on_saved: Callable[[], None]) -> None:
+    def __init__(
+        self, page: SettingsPage, store: SettingsStore, on_saved: Callable[[], None]
+    ) -> None:
         self.page = page
         self.store = store
         self.on_saved = on_saved

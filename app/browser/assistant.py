@@ -9,18 +9,19 @@ confirmation dialog, and builds the model client over the fetch transport.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, Protocol, get_args
 
 import js
 
 from app.agents import Confirmation, View
 from app.agents.router import Override
-from app.browser.ai_settings import SettingsDialog
+from app.browser.ai_settings import SettingsDialog, SettingsPage
 from app.browser.commands import Command, plain
 from app.browser.dom import by_id, found, replace_children, to_dom
+from app.browser.page_parts import Applies, Runs
 from app.browser.settings_store import LocalCounter, SettingsStore
 from app.browser.study import local_utc_offset
-from app.browser.voice import VoiceGlue
+from app.browser.voice import VoiceGlue, VoicePage
 from app.domain import FolderId, WordId
 from app.llm.audio import AudioOptions, AudioUsage
 from app.llm.messages import ModelClient
@@ -33,7 +34,8 @@ from app.ui.assistant_controller import AssistantController, Refusal, Request
 from app.ui.assistant_view import badge_text, confirm_dialog, render_panel, render_turn
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
+    from app.browser.closing import DialogCloser
+    from app.ui.controller import Controller
 
 RENDER_DELAY_S = 0.03  # coalesce streamed chunks into one redraw per frame or so
 
@@ -42,8 +44,15 @@ def _index(item_id: str | None) -> int:
     return int(item_id) if item_id and item_id.lstrip("-").isdigit() else -1
 
 
+class AssistantPage(VoicePage, SettingsPage, Applies, Runs, Protocol):
+    """What the assistant needs of the page (app.py's Page; session.py attaches the assistant)."""
+
+    controller: Controller
+    closer: DialogCloser
+
+
 class Assistant:
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: AssistantPage) -> None:
         self.page = page
         self.panel = by_id("assistant")
         self.settings = SettingsStore()

@@ -17,13 +17,14 @@ import asyncio
 import contextlib
 import json
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 from pyodide.ffi import JsException, create_proxy
 
 from app.browser import local_storage
 from app.browser.dom import found
+from app.browser.page_parts import Applies, Spawns, Toasts
 from app.browser.recognition import Session, availability, now, supported
 from app.domain import LexicalError
 from app.drill.commands import Command
@@ -57,8 +58,11 @@ from app.voice.listening import RecognitionError, Result
 from app.voice.problems import problem
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
+    from app.browser.assistant import Assistant
+    from app.browser.commands import Command as PageCommand
+    from app.browser.pronounce import SpeechGlue
     from app.drill.machine import Drill
+    from app.ui.controller import Controller
 
 TICK_MS = 250
 PREFS_KEY = "lexical-hands-free"  # {"noticed": bool, "awake": bool}
@@ -74,8 +78,19 @@ def _prefs() -> dict[str, bool]:
     return {key: stored.get(key) is True for key in ("noticed", "awake")}
 
 
+class DrillPage(Applies, Spawns, Toasts, Protocol):
+    """What the drill needs of the page (app.py's Page, which builds it): the study session,
+    the speaker and voice settings, and the assistant to explain a word."""
+
+    controller: Controller
+    commands: dict[str, PageCommand]
+    dialog: Any
+    speech: SpeechGlue
+    assistant: Assistant | None
+
+
 class DrillGlue:
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: DrillPage) -> None:
         self.page = page
         self._drill: Drill | None = None  # the one running (begun and not set aside)
         self._speech: deque[Say] = deque()

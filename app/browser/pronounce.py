@@ -7,21 +7,29 @@ has no voice for it, the toast says so and what to do.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from app.browser.dom import by_id
 from app.browser.speaker import Listen, Speaker
-from app.browser.voice_settings import VoiceDialog
+from app.browser.voice_settings import VoiceDialog, VoiceDialogPage
 from app.domain import LexicalError, WordId
 from app.speech.outcome import SpeechError
 from app.speech.voices import word_lang
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
+    from app.browser.commands import Command
+    from app.ui.controller import Controller
+
+
+class SpeechPage(VoiceDialogPage, Protocol):
+    """What the page's voice needs of the page (app.py's Page, which builds it)."""
+
+    controller: Controller
+    commands: dict[str, Command]
 
 
 class SpeechGlue:
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: SpeechPage) -> None:
         self.page = page
         self.speaker = Speaker(lambda: self.voice.settings)
         self.voice = VoiceDialog(page, self.speaker)

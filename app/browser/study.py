@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import js
 import pyodide_js
 
+from app.browser.page_parts import Runs
+
 if TYPE_CHECKING:
     from app.ui.controller import Controller
 
@@ -38,15 +40,11 @@ class StudyRuntime:
             self.ready = True
 
 
-class StudyPage(Protocol):
+class StudyPage(Runs, Protocol):
     """What a study key needs of the page (app.py's Page, which builds this module's parts)."""
 
     controller: Controller
     dialog: Any
-
-    def run(
-        self, action: str, item_id: str | None = None, data: dict[str, str] | None = None
-    ) -> None: ...
 
 
 def study_key(page: StudyPage, key: str, target: Any) -> Callable[[], None] | None:

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 
 from app.browser.dom import by_id, found
 from app.browser.microphone import Microphone
+from app.browser.page_parts import Runs, Spawns
 from app.browser.recognition import MAX_PHRASES, Session, availability, now
 from app.browser.voice_input import TalkInput, plain_m
 from app.speech.voices import word_lang
@@ -45,17 +46,30 @@ from app.voice.listening import (
 )
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
+    from app.browser.assistant import Assistant
+    from app.browser.commands import Command
+    from app.browser.pronounce import SpeechGlue
     from app.browser.provider_listening import ProviderSession
     from app.study.model import StudyCard
     from app.studying.session import Turn
+    from app.ui.controller import Controller
     from app.voice.ladder import OnDevice, Rung
 
 VOICE_MODES = ("listening", "speaking")
 
 
+class StudyVoicePage(Runs, Spawns, Protocol):
+    """What studying aloud needs of the page (app.py's Page, which builds it): the study
+    session, the speaker and voice settings, and the assistant's provider to transcribe."""
+
+    controller: Controller
+    commands: dict[str, Command]
+    speech: SpeechGlue
+    assistant: Assistant | None
+
+
 class StudyVoice:
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: StudyVoicePage) -> None:
         self.page = page
         self.state = Listener()
         self.session: Session | ProviderSession | None = None

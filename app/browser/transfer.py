@@ -13,10 +13,11 @@ import js
 from pyodide.ffi import create_once_callable, to_js
 
 from app.browser.dom import by_id, data, found, js_object, replace_children
+from app.browser.page_parts import Applies, Runs
 from app.store.transfer import MAX_FILE_BYTES
 from app.store.transfer.steps import Progress
 from app.ui.transfer_view import progress_view
-from app.ui.update import Download, Update
+from app.ui.update import Download
 
 if TYPE_CHECKING:
     from app.browser.study import StudyRuntime
@@ -47,17 +48,11 @@ async def repaint() -> None:
     await asyncio.sleep(0)
 
 
-class TransferPage(Protocol):
+class TransferPage(Applies, Runs, Protocol):
     """What import and export need of the page (app.py's Page, which builds the glue)."""
 
     controller: Controller
     study_runtime: StudyRuntime
-
-    def apply(self, update: Update) -> None: ...
-
-    def run(
-        self, action: str, item_id: str | None = None, data: dict[str, str] | None = None
-    ) -> None: ...
 
 
 class TransferGlue:

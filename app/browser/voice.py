@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.agents import Failed
 from app.browser.commands import plain
@@ -25,9 +25,9 @@ from app.browser.recognition import now
 from app.browser.voice_answer import SAY_YES_OR_NO, AnswerSpeaker, question
 from app.browser.voice_bar import VoiceBar
 from app.browser.voice_input import TalkInput, ctrl_m
-from app.browser.voice_ladder import VoiceLadder
-from app.browser.voice_recogniser import VoiceRecogniser
-from app.browser.voice_usage import VoiceUsage
+from app.browser.voice_ladder import LadderAssistant, LadderPage, VoiceLadder
+from app.browser.voice_recogniser import RecogniserAssistant, VoiceRecogniser
+from app.browser.voice_usage import UsageAssistant, VoiceUsage
 from app.ui.assistant_controller import Refusal, Request
 from app.ui.voice_bar_view import TALK_BUTTON, voice_bar
 from app.voice.answer_words import answer_words
@@ -56,7 +56,7 @@ from app.voice.reply import Confirmed, More, Unclear, interpret
 
 if TYPE_CHECKING:
     from app.agents import Confirmation, Event
-    from app.browser.assistant import Assistant
+    from app.browser.commands import Command
     from app.text.nodes import El
     from app.tools.registry import Link
 
@@ -68,8 +68,27 @@ HANDS_FREE_NEEDS_RECOGNITION = (
 )
 
 
+class VoicePage(LadderPage, Protocol):
+    """What the assistant's voice needs of the page (app.py's Page)."""
+
+    commands: dict[str, Command]
+
+    def listen(self, target: Any, event: str, handler: Any, *, capture: bool = False) -> None: ...
+
+
+class VoiceAssistant(LadderAssistant, RecogniserAssistant, UsageAssistant, Protocol):
+    """What the voice needs of the assistant (app/browser/assistant.py, which builds it)."""
+
+    panel: Any
+
+    @property
+    def page(self) -> VoicePage: ...
+
+    def open(self) -> None: ...
+
+
 class VoiceGlue:
-    def __init__(self, assistant: Assistant) -> None:
+    def __init__(self, assistant: VoiceAssistant) -> None:
         self.assistant = assistant
         self.page = assistant.page
         self.speaker = self.page.speech.speaker

@@ -9,16 +9,17 @@ installs on-device recognition here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 
+from app.browser.page_parts import Spawns, Toasts
 from app.browser.recognition import availability, install, supported
 from app.voice.ladder import Means, OnDevice, Rung, choose, transcriber
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
-    from app.browser.assistant import Assistant
+    from app.browser.pronounce import SpeechGlue
+    from app.browser.settings_store import SettingsStore
 
 INSTALL_FAILED = (
     "Speech recognition could not be downloaded to this device (it needs the network once). "
@@ -26,8 +27,34 @@ INSTALL_FAILED = (
 )
 
 
+class SpeakingPage(Protocol):
+    """What `rung_now` needs of the page (app.py's Page): the voice settings."""
+
+    speech: SpeechGlue
+
+
+class Transcribing(Protocol):
+    """What `rung_now` needs of the assistant (app/browser/assistant.py): its provider."""
+
+    settings: SettingsStore
+
+    @property
+    def configured(self) -> bool: ...
+
+
+class LadderPage(SpeakingPage, Spawns, Toasts, Protocol):
+    """What the assistant's ladder needs of the page: the voice settings and their dialog."""
+
+    dialog: Any
+
+
+class LadderAssistant(Transcribing, Protocol):
+    @property
+    def page(self) -> LadderPage: ...
+
+
 class VoiceLadder:
-    def __init__(self, assistant: Assistant, changed: Callable[[], None]) -> None:
+    def __init__(self, assistant: LadderAssistant, changed: Callable[[], None]) -> None:
         self.assistant = assistant
         self.page = assistant.page
         self._changed = changed  # what `rung` says may differ now
@@ -67,7 +94,7 @@ class VoiceLadder:
 
 
 def rung_now(
-    page: Page, assistant: Assistant | None, on_device: OnDevice, service_failed: bool
+    page: SpeakingPage, assistant: Transcribing | None, on_device: OnDevice, service_failed: bool
 ) -> Rung:
     """How speech becomes text right now, from what the browser offers and the user's
     settings; the provider counts once the assistant (which holds its settings) has loaded.

@@ -6,25 +6,44 @@ with the open folder's terms as hints. Its events are timed for the usage log an
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from app.browser.provider_listening import ProviderSession
 from app.browser.recognition import Session, now
 from app.voice.listening import Event, RecognitionError
 
 if TYPE_CHECKING:
-    from app.browser.assistant import Assistant
+    from app.browser.ai_settings import SettingsDialog
     from app.browser.microphone import Microphone
+    from app.browser.settings_store import SettingsStore
     from app.browser.voice_ladder import VoiceLadder
     from app.browser.voice_usage import VoiceUsage
+    from app.domain import FolderId
+    from app.llm.audio import AudioOptions
+    from app.store import Store
 
 PHRASES = 200  # of the open folder's terms, as hints for the recogniser
+
+
+class RecogniserAssistant(Protocol):
+    """What hearing needs of the assistant (app/browser/assistant.py): the provider that may
+    transcribe, and the open folder's terms as hints."""
+
+    settings: SettingsStore
+    dialog: SettingsDialog
+
+    @property
+    def store(self) -> Store: ...
+
+    def audio_options(self) -> AudioOptions: ...
+
+    def open_folder(self) -> FolderId | None: ...
 
 
 class VoiceRecogniser:
     def __init__(
         self,
-        assistant: Assistant,
+        assistant: RecogniserAssistant,
         mic: Microphone,
         ladder: VoiceLadder,
         usage: VoiceUsage,

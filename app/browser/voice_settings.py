@@ -9,13 +9,14 @@ gives defaults in the browser's own language.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 
 from app.browser.commands import Command, plain
 from app.browser.dom import by_id, form_fields, found, replace_children
 from app.browser.local_storage import get, put
+from app.browser.page_parts import Spawns, Toasts
 from app.browser.speaker import Speaker
 from app.domain import InvalidInput
 from app.speech.languages import sample_sentence
@@ -31,7 +32,6 @@ from app.ui.voice_settings_view import (
 )
 
 if TYPE_CHECKING:
-    from app.browser.app import Page
     from app.voice.ladder import Rung
 
 SETTINGS_KEY = "lexical-voice-settings"
@@ -45,8 +45,16 @@ def save_settings(settings: VoiceSettings) -> None:
     put(SETTINGS_KEY, settings.model_dump_json())
 
 
+class VoiceDialogPage(Spawns, Toasts, Protocol):
+    """What the Voice dialog needs of the page (app.py's Page)."""
+
+    dialog: Any
+
+    def show_error(self, message: str) -> None: ...
+
+
 class VoiceDialog:
-    def __init__(self, page: Page, speaker: Speaker) -> None:
+    def __init__(self, page: VoiceDialogPage, speaker: Speaker) -> None:
         self.page = page
         self.speaker = speaker
         self.settings = load_settings()

@@ -8,20 +8,33 @@ or at once when nothing is left to say.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from app.browser.recognition import now
 from app.voice.listening import Result, SpeechEnd
 from app.voice.timings import VoiceTurnClock
 
 if TYPE_CHECKING:
-    from app.browser.assistant import Assistant
-    from app.ui.assistant_controller import Request
+    from app.browser.settings_store import SettingsStore
+    from app.store import Store
+    from app.ui.assistant_controller import AssistantController, Request
     from app.voice.listening import Event
 
 
+class UsageAssistant(Protocol):
+    """What the usage log needs of the assistant (app/browser/assistant.py, which builds it)."""
+
+    controller: AssistantController
+    settings: SettingsStore
+
+    @property
+    def store(self) -> Store: ...
+
+    def render_panel(self) -> None: ...
+
+
 class VoiceUsage:
-    def __init__(self, assistant: Assistant) -> None:
+    def __init__(self, assistant: UsageAssistant) -> None:
         self.assistant = assistant
         self._clock: VoiceTurnClock | None = None  # the utterance being heard
         self._timed: tuple[Request, VoiceTurnClock] | None = None  # the request it became

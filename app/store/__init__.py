@@ -47,7 +47,7 @@ from app.store.transfer.steps import Steps, run_steps
 from app.store.word_list import WordPage, WordQuery
 
 if TYPE_CHECKING:
-    from app.store.transfer.model import ParsedImport
+    from app.store.transfer.parsed import ParsedImport
     from app.store.transfer.plan import PlanSummary
 
 __all__ = ["Change", "Changeset", "Store"]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from app.domain import NAME_MAX, check_meanings, check_name
+from app.domain import check_meanings, check_name
 from app.store.results import BulkPreview, BulkRow
 from app.store.transfer.steps import CHUNK, Progress, Steps, run_steps
+from app.text.rejected import shown
 
 MAX_ROWS = 10_000
 # Earliest of these splits term from meanings; " - " needs spaces so "well-being" stays whole.
@@ -36,15 +37,6 @@ def split_line(line: str) -> tuple[str, list[str]]:
         at, sep = min(found)
         term, rest = line[:at], line[at + len(sep) :]
     return term.strip(), [m.strip() for m in _MEANING_SPLIT.split(rest) if m.strip()]
-
-
-_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # controls, lone surrogates
-
-
-def shown(text: str) -> str:
-    """A safe rendering of a rejected term: bounded, without controls or lone surrogates."""
-    clipped = text[:NAME_MAX] + ("…" if len(text) > NAME_MAX else "")
-    return _UNSHOWABLE.sub("\ufffd", clipped)
 
 
 def _invalid(line_no: int, term: str, reason: str) -> BulkRow:

@@ -13,9 +13,8 @@ from app.domain import Folder
 from app.store.results import BulkPreview, BulkRow, DeletionSummary, TreeRow
 from app.text.counting import counted
 from app.text.nodes import El, Node, h
-from app.ui.transfer_view import table_box
 from app.ui.tree_view import folder_label
-from app.ui.widgets import action, colour_select, form_error
+from app.ui.widgets import action, colour_select, form_error, table_box
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("/", "Search"),

@@ -10,11 +10,16 @@ from typing import TYPE_CHECKING
 from app.store.transfer.field_guess import UNDERSTOOD_NAMES
 from app.store.transfer.records import ROLE_NAMES, ROLES
 from app.text.nodes import Child, El, h
-from app.ui.transfer_view import table_box
+from app.ui.widgets import table_box
 
 if TYPE_CHECKING:
-    from app.store.transfer.mapping import ImportChoices
-    from app.store.transfer.records import FieldTable, Record, RecordSource, TableMapping
+    from app.store.transfer.records import (
+        FieldTable,
+        ImportChoices,
+        Record,
+        RecordSource,
+        TableMapping,
+    )
 
 EXAMPLE_CHARS = 60
 LOOKED_AT = 50  # records searched for an example of a field

@@ -21,9 +21,9 @@ from app.ui.update import Download, Update
 
 if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
     from app.store import Store
-    from app.store.transfer.mapping import ImportChoices
-    from app.store.transfer.model import ParsedImport
+    from app.store.transfer.parsed import ParsedImport
     from app.store.transfer.plan import PlanSummary
+    from app.store.transfer.records import ImportChoices
     from app.store.transfer.steps import Steps
 
 T = TypeVar("T")

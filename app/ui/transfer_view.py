@@ -7,12 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from app.text.counting import counted_list as _counted
-from app.text.nodes import Child, El, Node, h
-from app.ui.widgets import action, form_error
+from app.text.nodes import El, Node, h
+from app.ui.widgets import action, form_error, table_box
 
 if TYPE_CHECKING:  # only types: the import machinery loads when a file is chosen
     from app.store.transfer import Mode
-    from app.store.transfer.model import ParsedImport, SkippedRow
+    from app.store.transfer.model import SkippedRow
+    from app.store.transfer.parsed import ParsedImport
     from app.store.transfer.plan import PlanSummary, SampleRow
     from app.store.transfer.steps import Progress
 
@@ -283,21 +284,6 @@ def _folders(plan: PlanSummary) -> Node | None:
         h("h4", {"id": "new-folders-title"}, f"Folders to create ({plan.new_folders:,})"),
         h("ul", {"class": "folder-paths"}, (h("li", None, path) for path in shown)),
         h("p", {"class": "meta-line"}, f"…and {more:,} more.") if more > 0 else None,
-    )
-
-
-def table_box(label: str, headers: Sequence[str], rows: Child) -> El:
-    """A preview table in a box that scrolls on its own (a wide table on a phone, a long one
-    anywhere), focusable so the arrow keys can scroll it too."""
-    return h(
-        "div",
-        {"class": "preview-scroll", "role": "region", "aria-label": label, "tabindex": 0},
-        h(
-            "table",
-            {"class": "preview-table", "aria-label": label},
-            h("thead", None, h("tr", None, (h("th", None, x) for x in headers))),
-            h("tbody", None, rows),
-        ),
     )
 
 

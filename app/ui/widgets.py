@@ -1,7 +1,10 @@
 """Small pieces every view builds with: action buttons the browser dispatches, a form's error
-slot, the colour select, and the titled panels of the main view."""
+slot, the colour select, the titled panels of the main view, and a preview table's scrolling
+box."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from app.domain import COLOURS
 from app.text.nodes import Child, El, Node, h
@@ -45,3 +48,18 @@ def block(block_id: str, title: str, button: El | None, *body: Child) -> El:
 
 def small_button(label: str, name: str, item_id: int | None) -> El:
     return action(label, name, item_id, **{"class": "small-button"})
+
+
+def table_box(label: str, headers: Sequence[str], rows: Child) -> El:
+    """A preview table in a box that scrolls on its own (a wide table on a phone, a long one
+    anywhere), focusable so the arrow keys can scroll it too."""
+    return h(
+        "div",
+        {"class": "preview-scroll", "role": "region", "aria-label": label, "tabindex": 0},
+        h(
+            "table",
+            {"class": "preview-table", "aria-label": label},
+            h("thead", None, h("tr", None, (h("th", None, x) for x in headers))),
+            h("tbody", None, rows),
+        ),
+    )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from app.store.db import Database
-    from app.store.transfer.model import ParsedImport
+    from app.store.transfer.parsed import ParsedImport
     from app.store.transfer.plan import PlanSummary
     from app.store.transfer.sources import Recall
     from app.store.transfer.steps import Steps

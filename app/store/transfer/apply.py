@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.store.db import Database
 from app.store.staging import insert_rows, update_rows
 from app.store.transfer import Mode
-from app.store.transfer.model import ParsedImport
+from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.plan import Plan, PlanSummary, Row, plan_import
 from app.store.transfer.read import existing
 from app.store.transfer.steps import run_steps

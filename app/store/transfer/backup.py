@@ -17,7 +17,8 @@ from typing import Any
 
 from app.domain import InvalidInput
 from app.store.transfer.checks import build_workspace
-from app.store.transfer.model import REVIEW_FIELDS, ParsedImport
+from app.store.transfer.model import REVIEW_FIELDS
+from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.read import RawWorkspace
 from app.store.transfer.steps import Steps
 from app.store.transfer.study_checks import StudySections

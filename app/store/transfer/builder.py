@@ -9,16 +9,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.domain import MAX_FOLDER_DEPTH, check_name, user_message
-from app.store.bulk import shown
 from app.store.transfer import MAX_FOLDERS, SourceKind
-from app.store.transfer.model import (
-    FolderItem,
-    ParsedImport,
-    SkippedRow,
-    StudyData,
-    WordItem,
-    Workspace,
-)
+from app.store.transfer.model import FolderItem, SkippedRow, StudyData, WordItem, Workspace
+from app.store.transfer.parsed import ParsedImport
+from app.text.rejected import shown
 
 
 class RowProblemError(ValueError):

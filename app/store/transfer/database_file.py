@@ -19,7 +19,7 @@ from app.store.migrations import SchemaTooNewError, migrate
 from app.store.staging import insert_rows
 from app.store.transfer.checks import build_workspace
 from app.store.transfer.foreign import open_foreign, require_tables
-from app.store.transfer.model import ParsedImport
+from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.read import RawWorkspace, raw_workspace
 from app.store.transfer.steps import Steps
 from app.store.transfer.study_checks import StudySections

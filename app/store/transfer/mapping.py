@@ -12,7 +12,7 @@ words.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from app.domain import MEANING_MAX, MEANINGS_MAX, TEXT_MAX, InvalidInput, check_lang
@@ -20,25 +20,20 @@ from app.store.transfer.anki_history import NOT_IMPORTED
 from app.store.transfer.builder import RowProblemError, WorkspaceBuilder
 from app.store.transfer.csv_io import split_path
 from app.store.transfer.field_guess import normal_name
-from app.store.transfer.model import ParsedImport, StudyData
-from app.store.transfer.records import FieldTable, Record, RecordSource, Role, TableMapping
+from app.store.transfer.model import StudyData
+from app.store.transfer.parsed import ParsedImport
+from app.store.transfer.records import (
+    FieldTable,
+    ImportChoices,
+    Record,
+    RecordSource,
+    Role,
+    TableMapping,
+)
 from app.store.transfer.steps import CHUNK, Progress, Steps
 
 UNLABELLED = frozenset({"notes", "note", "extra"})  # fields whose text goes into notes as is
 NO_TERM = "No field is chosen as the term, so no word can be made: pick one above."
-
-
-@dataclass(frozen=True)
-class ImportChoices:
-    """A mapping per table of the source (in its order), and a language for words without."""
-
-    tables: tuple[TableMapping, ...]
-    lang: str = ""
-
-    def fits(self, source: RecordSource) -> bool:
-        return len(self.tables) == len(source.tables) and all(
-            m.fits(t) for m, t in zip(self.tables, source.tables, strict=True)
-        )
 
 
 def build(source: RecordSource, choices: ImportChoices) -> Steps[ParsedImport]:

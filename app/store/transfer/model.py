@@ -1,8 +1,8 @@
-"""The portable workspace every import and export goes through, its limits, and progress steps.
+"""The portable workspace every import and export goes through, and its limits.
 
-Each file format (JSON backup, SQLite database, CSV, Anki) is read into a `ParsedImport`: a
-validated `Workspace` of folders, words and notes with file-local ids, plus the rows that could
-not be read and why. Planning and applying then work the same way whatever the format was.
+Each file format (JSON backup, SQLite database, CSV, Anki) is read into a validated `Workspace`
+of folders, words and notes with file-local ids (held by a `ParsedImport`, app/store/transfer/
+parsed.py, with the rows that could not be read and why).
 Study progress comes along as `StudyData`: exact card, review and option rows from a backup, or
 Anki review histories that are replayed once the folders they land in are known.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple, Protocol
+from typing import Annotated, Literal, NamedTuple, Protocol
 
 from pydantic import (
     BaseModel,
@@ -25,13 +25,9 @@ from pydantic import (
 )
 
 from app.domain import Colour, Emoji, Lang, Meanings, Name, Text
-from app.store.transfer import MAX_ID, MAX_TIMESTAMP, Mode, SourceKind
+from app.store.transfer import MAX_ID, MAX_TIMESTAMP
 from app.study.model import DAY_MS, CardState, Direction, Rating, StudyOptions
 from app.study.model import Progress as Schedule
-
-if TYPE_CHECKING:
-    from app.store.transfer.mapping import ImportChoices
-    from app.store.transfer.records import RecordSource
 
 Id = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
 Timestamp = Annotated[StrictInt, Field(ge=0, le=MAX_TIMESTAMP)]
@@ -215,24 +211,3 @@ class SkippedRow(_Result):
     line: int | None
     term: str
     reason: str
-
-
-@dataclass(frozen=True)
-class ParsedImport:
-    """A file read and checked, ready to preview and apply."""
-
-    name: str
-    kind: SourceKind
-    workspace: Workspace
-    item_label: str = "Line"  # what `line` numbers count: lines, notes, words
-    skipped: list[SkippedRow] = field(default_factory=list)
-    remarks: list[str] = field(default_factory=list)  # e.g. "12 media files were ignored."
-    # A word list or deck: the records it was built from and the mapping used, so the user
-    # can map its fields differently and build it again.
-    source: RecordSource | None = None
-    choices: ImportChoices | None = None
-
-    @property
-    def modes(self) -> tuple[Mode, ...]:
-        """A backup can replace the workspace; word lists and decks are only ever merged."""
-        return ("merge", "replace") if self.kind in ("backup", "database") else ("merge",)

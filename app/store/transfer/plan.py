@@ -20,15 +20,8 @@ from pydantic import Field
 
 from app.domain import MEANINGS_MAX, TEXT_MAX
 from app.store.transfer import Mode
-from app.store.transfer.model import (
-    FolderItem,
-    NoteItem,
-    ParsedImport,
-    SkippedRow,
-    WordItem,
-    _Result,
-    stamps,
-)
+from app.store.transfer.model import FolderItem, NoteItem, SkippedRow, WordItem, _Result, stamps
+from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.plan_study import Landing, StudyPlan, plan_study
 from app.store.transfer.read import Existing, ExistingWord
 from app.store.transfer.steps import CHUNK, Progress, Steps

@@ -2,9 +2,10 @@
 
 A CSV file or an Anki deck is read into `FieldTable`s: the records that share one layout (a CSV
 file's columns, an Anki note type's fields), each record a tuple of plain-text values with the
-folder it came from. `TableMapping` says what each field becomes (its `Role`); the guess
-(app.store.transfer.field_guess) or the user picks it, and app.store.transfer.mapping builds the
-workspace from the records with it. So every format shares one mapping step.
+folder it came from. `TableMapping` says what each field becomes (its `Role`), and
+`ImportChoices` holds one per table with a language; the guess (app.store.transfer.field_guess)
+or the user picks them, and app.store.transfer.mapping builds the workspace from the records with
+them. So every format shares one mapping step.
 """
 
 from __future__ import annotations
@@ -91,3 +92,16 @@ class RecordSource:
     # Anki review histories, by the record's `line` (the note's number); kept for the records
     # that become words once the mapping is known.
     study: StudyData | None = None
+
+
+@dataclass(frozen=True)
+class ImportChoices:
+    """A mapping per table of the source (in its order), and a language for words without."""
+
+    tables: tuple[TableMapping, ...]
+    lang: str = ""
+
+    def fits(self, source: RecordSource) -> bool:
+        return len(self.tables) == len(source.tables) and all(
+            m.fits(t) for m, t in zip(self.tables, source.tables, strict=True)
+        )

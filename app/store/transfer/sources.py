@@ -13,10 +13,10 @@ from app.store.transfer.csv_io import export_csv, read_csv
 from app.store.transfer.database_file import export_database, parse_database
 from app.store.transfer.field_guess import guess
 from app.store.transfer.foreign import is_sqlite
-from app.store.transfer.mapping import ImportChoices, build
-from app.store.transfer.model import ParsedImport
+from app.store.transfer.mapping import build
+from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.read import RawWorkspace
-from app.store.transfer.records import RecordSource, TableMapping
+from app.store.transfer.records import ImportChoices, RecordSource, TableMapping
 from app.store.transfer.steps import Steps
 
 # The mapping the user last chose for a table's layout (its key), if any.

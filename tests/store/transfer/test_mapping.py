@@ -9,8 +9,8 @@ import pytest
 from app.domain import FolderPatch, InvalidInput, NewFolder, NewWord
 from app.store.transfer import read_import
 from app.store.transfer.field_guess import guess, is_header
-from app.store.transfer.mapping import NO_TERM, ImportChoices, build
-from app.store.transfer.records import FieldTable, Record, TableMapping
+from app.store.transfer.mapping import NO_TERM, build
+from app.store.transfer.records import FieldTable, ImportChoices, Record, TableMapping
 from app.store.transfer.steps import run_steps
 from tests.anki_decks import make_apkg
 from tests.store.helpers import make_store

@@ -26,7 +26,7 @@ from app.store import Store
 from app.store.db import Database
 from app.store.migrations import migrate
 from app.store.transfer import Mode, read_import
-from app.store.transfer.model import ParsedImport
+from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.plan import PlanSummary
 from app.store.transfer.steps import run_steps
 from app.study.model import MINUTE_MS, Direction, Rating, StudyOptions
