@@ -4,7 +4,10 @@ Write verbs ("create", "move", "tag", ...) and collection nouns ("folder") point
 question and teaching words ("what", "explain", "etymology", ...) to the Scholar. The higher score
 wins; a tie or no keyword at all goes to the Scholar, who cannot change anything. Words in quotes
 are what the request is about, not what it asks for ("what does 'delete' mean?"), so they do not
-count. The reason names the words that decided, for the badge in the panel.
+count. A keyword counts once however often it comes back, and when the request's first line
+names any keyword, that line alone decides: the lines after it are usually a pasted list
+("Create a folder called Biology with these words: …") whose definitions are full of "meaning"
+and "example". The reason names the words that decided, for the badge in the panel.
 """
 
 from __future__ import annotations
@@ -80,6 +83,17 @@ def _label(agent: Agent) -> str:
 
 def route(text: str, override: Override = "auto") -> Route:
     """Pick the agent for `text`; an explicit `override` always wins."""
+    first_line = text.strip().split("\n", 1)[0]
+    scores, found = _scored(first_line)
+    if not any(scores.values()):
+        scores, found = _scored(text)
+    if override != "auto":
+        return Route(override, f"{_label(override)}: chosen by you", scores)
+    winner: Agent = "architect" if scores["architect"] > scores["scholar"] else "scholar"
+    return Route(winner, _reason(winner, scores, found), scores)
+
+
+def _scored(text: str) -> tuple[dict[Agent, int], dict[Agent, list[str]]]:
     scores: dict[Agent, int] = {"architect": 0, "scholar": 0}
     found: dict[Agent, list[str]] = {"architect": [], "scholar": []}
     for token in words(text):
@@ -87,13 +101,10 @@ def route(text: str, override: Override = "auto") -> Route:
         if keyword is None:
             continue
         agent, weight = _WEIGHTS[keyword]
-        scores[agent] += weight
         if keyword not in found[agent]:
+            scores[agent] += weight
             found[agent].append(keyword)
-    if override != "auto":
-        return Route(override, f"{_label(override)}: chosen by you", scores)
-    winner: Agent = "architect" if scores["architect"] > scores["scholar"] else "scholar"
-    return Route(winner, _reason(winner, scores, found), scores)
+    return scores, found
 
 
 def _reason(winner: Agent, scores: dict[Agent, int], found: dict[Agent, list[str]]) -> str:

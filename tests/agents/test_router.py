@@ -40,6 +40,26 @@ ANY_TEXT = st.text(max_size=200)
         ("Give me examples for aorta", "scholar", "Scholar: 'example'"),
         ("Move the words which are about the heart", "architect", "Architect: 'move'"),
         ("What's his address?", "scholar", "Scholar: 'what'"),
+        # A keyword counts once, however often it comes back.
+        (
+            "Add aorta, meaning main artery, and atrium, meaning upper chamber, to my heart folder",
+            "architect",
+            "Architect: 'add', 'folder'",
+        ),
+        # Pasted lines are what the request is about; its first line says what to do.
+        (
+            "Create a folder called Biology with these words:\n"
+            + "\n".join(f"cell{i} - the meaning, an example and its origin" for i in range(50)),
+            "architect",
+            "Architect: 'create', 'folder'",
+        ),
+        (
+            "Explain these:\nmove the folder\ndelete a word\nrename a tag",
+            "scholar",
+            "Scholar: 'explain'",
+        ),
+        # A first line without keywords leaves the choice to the whole request.
+        ("Cardiology\nadd aorta and atrium", "architect", "Architect: 'add'"),
     ],
 )
 def test_examples(text: str, agent: Agent, reason: str) -> None:
@@ -85,8 +105,12 @@ def test_adding_a_write_verb_never_turns_architect_into_scholar(
 
 @given(st.data(), st.integers(1, 4))
 def test_ties_go_to_the_scholar(data: st.DataObject, count: int) -> None:
-    verbs = data.draw(st.lists(st.sampled_from(ARCHITECT_VERBS), min_size=count, max_size=count))
-    words = data.draw(st.lists(st.sampled_from(SCHOLAR_WORDS), min_size=count, max_size=count))
+    verbs = data.draw(
+        st.lists(st.sampled_from(ARCHITECT_VERBS), min_size=count, max_size=count, unique=True)
+    )
+    words = data.draw(
+        st.lists(st.sampled_from(SCHOLAR_WORDS), min_size=count, max_size=count, unique=True)
+    )
     text = " ".join(data.draw(st.permutations(verbs + words)))
     result = route(text)
     assert result.scores["architect"] == result.scores["scholar"]
