@@ -55,7 +55,7 @@ def summary(done: Summary, lang: str) -> Lines:
     right = f"{done.correct:,} right ({done.correct / done.cards:.0%})"
     parts = [f"You studied {counted(done.cards, 'card')} and got {right}.", _missed(done.missed)]
     if done.previous is not None:
-        parts.append(last_time(done.previous))
+        parts.append(last_time(done.previous, done.today))
     return said(" ".join([*parts, next_due(done)]), lang)
 
 

@@ -66,7 +66,12 @@ def local_day(at_ms: int, utc_offset_minutes: int) -> date:
     return (moment + timedelta(milliseconds=utc_offset_minutes * MINUTE_MS)).date()
 
 
-def last_time(past: PastSession) -> str:
+def last_time(past: PastSession, today: date) -> str:
     """The previous session of the same scope in one sentence, for the screen and the ear."""
-    right = f"{past.correct:,} of {past.cards:,} right"
-    return f"Last time ({spoken_day(past.day)}) you got {right} and missed {named(past.missed)}."
+    went = f"you got {past.correct:,} of {past.cards:,} right and missed {named(past.missed)}."
+    days_ago = (today - past.day).days
+    if days_ago == 0:
+        return f"Earlier today {went}"
+    if days_ago == 1:
+        return f"Yesterday {went}"
+    return f"Last time ({spoken_day(past.day)}) {went}"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from app.store import Store
 from app.store.study import SessionRow
 from app.study.intervals import spoken_interval
 from app.study.model import DAY_MS, Rating
-from app.studying.past import PastSession, missed_terms, previous_sessions
+from app.studying.past import PastSession, local_day, missed_terms, previous_sessions
 from app.text.counting import counted
 
 
@@ -22,6 +23,7 @@ class Summary:
     missed: tuple[str, ...]  # terms graded Again at least once, in the order first missed
     next_in_ms: int | None  # how long until the scope's next card is due
     due_tomorrow: int  # cards of the scope due within a day from now
+    today: date  # the learner's local day when the session ended
     previous: PastSession | None = None  # the last session of the same scope before this one
 
     @property
@@ -41,6 +43,7 @@ def summarise(store: Store, session: SessionRow, now: int, utc_offset_minutes: i
         missed=missed_terms(reviews),
         next_in_ms=None if next_due is None else next_due - now,
         due_tomorrow=tomorrow,
+        today=local_day(now, utc_offset_minutes),
         previous=previous[0] if previous else None,
     )
 

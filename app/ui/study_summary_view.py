@@ -44,7 +44,7 @@ def render_summary(summary: Summary | None, excluded: int) -> El:
         _missed(summary.missed),
         None
         if summary.previous is None
-        else h("p", {"id": "summary-last"}, last_time(summary.previous)),
+        else h("p", {"id": "summary-last"}, last_time(summary.previous, summary.today)),
         h("p", None, next_due(summary)),
         _excluded(excluded),
         h(

@@ -10,11 +10,13 @@ from app.study.model import DAY_MS
 from app.studying.past import PastSession
 from app.studying.summary import Summary
 
+TODAY = date(2026, 11, 27)
+
 
 def done(
     cards: int, correct: int, missed: tuple[str, ...] = (), next_in: int | None = None
 ) -> Summary:
-    return Summary(cards, correct, 0, 0, missed, next_in, due_tomorrow=0)
+    return Summary(cards, correct, 0, 0, missed, next_in, due_tomorrow=0, today=TODAY)
 
 
 def test_the_summary_says_how_many_how_well_what_was_missed_and_what_comes_next() -> None:

@@ -42,15 +42,26 @@ def test_earlier_sessions_of_the_same_scope_newest_first_and_bounded() -> None:
 
 
 def test_last_time_in_one_sentence() -> None:
-    day = date(2026, 11, 24)
-    assert last_time(PastSession(day, 10, 7, ("perro", "gato"))) == (
+    day, later = date(2026, 11, 24), date(2026, 11, 27)
+    assert last_time(PastSession(day, 10, 7, ("perro", "gato")), later) == (
         "Last time (24 November 2026) you got 7 of 10 right and missed perro and gato."
     )
-    assert last_time(PastSession(day, 1, 1, ())) == (
+    assert last_time(PastSession(day, 1, 1, ()), later) == (
         "Last time (24 November 2026) you got 1 of 1 right and missed none."
     )
-    many = last_time(PastSession(day, 2_000, 1_000, tuple(f"w{i}" for i in range(1_000))))
+    many = last_time(PastSession(day, 2_000, 1_000, tuple(f"w{i}" for i in range(1_000))), later)
     assert "1,000 of 2,000" in many
     assert "w9" in many
     assert "w10," not in many
     assert many.endswith("and 990 more words.")
+
+
+def test_today_and_yesterday_are_said_as_such() -> None:
+    past = PastSession(date(2026, 11, 24), 4, 3, ("perro",))
+    assert last_time(past, date(2026, 11, 24)) == (
+        "Earlier today you got 3 of 4 right and missed perro."
+    )
+    assert last_time(past, date(2026, 11, 25)) == (
+        "Yesterday you got 3 of 4 right and missed perro."
+    )
+    assert last_time(past, date(2026, 11, 26)).startswith("Last time (24 November 2026)")

@@ -154,7 +154,7 @@ def test_the_finished_drill_tells_how_the_last_session_of_the_folder_went() -> N
     drill.handle(Button(Command.GOOD, 1.0))
     drill.handle(Button(Command.STOP, 2.0))
     main = ui.render_main()
-    last = "Last time (23 November 2026) you got 0 of 1 right and missed perro."
+    last = "Yesterday you got 0 of 1 right and missed perro."
     assert text_content(by_id(main, "summary-last")) == last
     assert last in text_content(by_id(main, "drill-said"))
 
