@@ -8,10 +8,15 @@ AI assistant attaches right after (Session.attach_assistant).
 # PyScript runs this file with top-level await (a plain script cannot): so can the checker.
 # mypy: disable-error-code="top-level-await"
 
+import os
 import sys
 
 import js
 import pyodide_js
+
+# pydantic looks for plugins among the installed packages' entry points when the first model
+# class is made (about 10 ms in the browser); none is installed here, so it need not look.
+os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
 
 boot = js.window.lexicalBoot
 try:
