@@ -111,10 +111,13 @@ async def run_agent(
     cancel: CancelSignal | None = None,
     limits: Limits = LIMITS,
     spoken: bool = False,
+    kept: bool = True,
 ) -> TurnResult:
     """Run one turn of a given agent (`run_turn` after routing); a `spoken` request is
-    answered for the ear (app/voice/persona.py)."""
-    turn = _Turn(spec, store, client, on_event, conversation_id, text)
+    answered for the ear (app/voice/persona.py). A turn not `kept` is not saved as a
+    conversation (a question the app asks for the user, such as the drill's explanations);
+    its use is logged all the same."""
+    turn = _Turn(spec, store, client, on_event, conversation_id, text, kept)
     if not text.strip():
         return turn.fail("empty", EMPTY)
     if len(text) > MAX_REQUEST_CHARS:
@@ -176,6 +179,7 @@ class _Turn:
     on_event: EventSink
     conversation_id: ConversationId | None
     text: str
+    kept: bool = True
     refs: References = field(default_factory=References)
     started: float = field(default_factory=time.perf_counter)
     first_token: float | None = None
@@ -232,6 +236,8 @@ class _Turn:
         return TurnResult(self.spec.name, False, partial, self.conversation_id, None, failure)
 
     def _save(self, messages: list[Message], dispatcher: Dispatcher | None, status: str) -> None:
+        if not self.kept:
+            return
         steps = [] if dispatcher is None else dispatcher.steps
         with contextlib.suppress(LexicalError):  # a read-only tab cannot keep the conversation
             self.conversation_id = memory.save_turn(

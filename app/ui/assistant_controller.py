@@ -207,8 +207,9 @@ class AssistantController:
         await self.ask(text)
 
     async def explain(self, question: str) -> str:
-        """The Scholar's answer to `question`, outside the conversation (the hands-free drill
-        asks what a word means); raises LexicalError with a sentence when there is none."""
+        """The Scholar's answer to `question`, outside the conversations (the hands-free drill
+        asks what a word means, and each would otherwise fill the list with one of its own);
+        raises LexicalError with a sentence when there is none."""
         host = self.host
         if not host.online:
             raise LexicalError(EXPLAIN_OFFLINE)
@@ -223,6 +224,7 @@ class AssistantController:
                 question,
                 confirm=_decline,
                 view=host.view(),
+                kept=False,
             )
         except ProviderError as exc:
             raise LexicalError(exc.message) from exc

@@ -350,6 +350,7 @@ def test_explain_answers_outside_the_conversation_with_the_page_s_view() -> None
     answer = asyncio.run(controller.explain("Explain “perro” for the ear."))
     assert answer == "Perro is Spanish for dog."
     assert controller.state.turns == []  # not a turn of the open conversation
+    assert store.conversations.recent() == []  # nor a conversation of its own in the list
     [sent] = host.model.requests  # type: ignore[attr-defined]
     assert 'Open folder: "Spanish"' in sent.system
 
