@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 import js
 from pyodide.ffi import create_once_callable, to_js
 
+from app.browser.commands import Command
 from app.browser.dom import by_id, data, found, js_object, replace_children
-from app.browser.page_parts import Applies, Runs
-from app.store.transfer import MAX_FILE_BYTES
+from app.browser.page_parts import Applies, Runs, Spawns
+from app.store.transfer import MAX_FILE_BYTES, load_readers
 from app.store.transfer.steps import Progress
 from app.ui.transfer_view import progress_view
 from app.ui.update import Download
@@ -48,17 +49,32 @@ async def repaint() -> None:
     await asyncio.sleep(0)
 
 
-class TransferPage(Applies, Runs, Protocol):
+class TransferPage(Applies, Runs, Spawns, Protocol):
     """What import and export need of the page (app.py's Page, which builds the glue)."""
 
     controller: Controller
     study_runtime: StudyRuntime
+    commands: dict[str, Command]
 
 
 class TransferGlue:
     def __init__(self, page: TransferPage) -> None:
         self.page = page
         self._task: asyncio.Future[None] | None = None
+        self._readers_loaded = False
+        page.commands["transfer"] = self.open
+
+    def open(self, item_id: str | None, data: dict[str, str] | None) -> None:
+        """The Import / Export dialog; once it is painted, the file readers load while the
+        user picks a file."""
+        self.page.apply(self.page.controller.dispatch("transfer", item_id, data))
+        if not self._readers_loaded:
+            self._readers_loaded = True
+            self.page.spawn(self._load_readers())
+
+    async def _load_readers(self) -> None:
+        await repaint()
+        load_readers()
 
     def on_change(self, event: Any) -> None:
         target = event.target

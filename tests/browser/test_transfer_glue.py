@@ -4,6 +4,10 @@ study scheduler loaded only for a deck whose review history will be replayed."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from collections.abc import Coroutine
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -50,9 +54,14 @@ class Page:
         self.controller = Controller(Store.open())
         self.study_runtime = runtime
         self.applied: list[Update] = []
+        self.commands: dict[str, Any] = {}
+        self.spawned: list[Coroutine[Any, Any, None]] = []
 
     def apply(self, update: Update) -> None:
         self.applied.append(update)
+
+    def spawn(self, work: Coroutine[Any, Any, None], *, now: bool = False) -> None:
+        self.spawned.append(work)
 
 
 @pytest.fixture(autouse=True)
@@ -106,3 +115,37 @@ def test_a_scheduler_that_cannot_load_refuses_the_file_and_changes_nothing() -> 
     page, shown = choose(File("d.apkg", _studied_deck()), Runtime(fails=True))
     assert "The study scheduler could not be loaded (offline)" in shown
     assert page.controller.transfer.pending is None
+
+
+def test_the_dialog_opens_first_and_the_readers_load_while_a_file_is_picked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    loaded: list[bool] = []
+    monkeypatch.setattr(transfer, "load_readers", lambda: loaded.append(True))
+    page = Page(Runtime())
+    TransferGlue(page)
+    page.commands["transfer"](None, None)
+    assert page.applied[-1].dialog is not None  # the dialog, before anything loads
+    assert loaded == []
+    [loading] = page.spawned
+    asyncio.run(loading)
+    assert loaded == [True]
+    page.commands["transfer"](None, None)  # once is enough
+    assert len(page.spawned) == 1
+
+
+def test_loading_the_readers_imports_what_reading_a_file_needs() -> None:
+    script = (
+        "import sys; from app.store.transfer import load_readers; load_readers(); "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('app.store.transfer'))))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True
+    )
+    loaded = done.stdout.split()
+    assert {
+        "app.store.transfer.sources",
+        "app.store.transfer.anki",
+        "app.store.transfer.plan",
+    } <= set(loaded)
