@@ -36,6 +36,8 @@
     ready: probe.readyAt,
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
     runtime: performance.getEntriesByName("bare:runtime")[0]?.startTime ?? null,
+    // The copy of the last screen painted, on a warm start (static/warm.js).
+    lastScreen: performance.getEntriesByName("lexical:warm-painted")[0]?.startTime ?? null,
     // Boot stages of the shell (static/boot.js marks each as it shows it).
     stages: Object.fromEntries(performance.getEntriesByType("mark")
       .filter((m) => m.name.startsWith("lexical:stage-"))

@@ -105,9 +105,10 @@ def guard(base_url: str) -> Guard:
     return Guard(base_url)
 
 
-def guarded_context(browser: Browser, guard: Guard) -> BrowserContext:
-    """A fresh browser profile (empty storage) whose requests and errors `guard` watches."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+def guarded_context(browser: Browser, guard: Guard, **options: Any) -> BrowserContext:
+    """A fresh browser profile (empty storage) whose requests and errors `guard` watches;
+    `options` are more of Playwright's context options."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
     ctx.route("**/*", guard.route)
     ctx.on("page", guard.watch)
     return ctx

@@ -14,6 +14,9 @@ export function showStage(n) {
 
 function showError(message) {
   if (document.documentElement.dataset.ready === "true") return;
+  // The copy of the last screen (static/warm.js) must not look like a working app.
+  for (const copy of document.querySelectorAll("[data-warm-copy]")) copy.remove();
+  delete document.documentElement.dataset.warm;
   errorBox.hidden = false;
   errorBox.textContent = "Lexical could not start: " + message +
     " Reload the page to try again; your saved words are not affected.";

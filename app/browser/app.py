@@ -30,6 +30,7 @@ from app.browser.dom import (
 )
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
+from app.browser.last_screen import LastScreen, Screen
 from app.browser.pronounce import SpeechGlue
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
@@ -126,6 +127,7 @@ class Page:
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
         self.assistant: Assistant | None = None  # attached after the first screen (session.py)
         self.drill: DrillGlue | None = None  # the hands-free drill, loaded with it too
+        self.last_screen = LastScreen(self._screen)  # painted at the next start (warm.js)
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -152,6 +154,7 @@ class Page:
         self.search.start(self.listen)
         self.drawers.start(self.listen)
         self.speech.start(self.listen)
+        self.last_screen.start(self.listen)
         for element_id in ("search", "new-root-folder", "transfer-button", "study-button"):
             by_id(element_id).disabled = False
         self._update_theme_button()
@@ -230,6 +233,11 @@ class Page:
         if update.reveal:
             self.spawn(self._reveal(update.reveal))
         self._study_drawn()
+        self.last_screen.drawn()
+
+    def _screen(self) -> Screen:
+        route = self.controller.state.route.to_hash()
+        return route, self.tree_region.shown, self.main_region.shown
 
     def _study_drawn(self) -> None:
         """Listening and Speaking: the voice side of studying, loaded with the study screen
@@ -276,6 +284,7 @@ class Page:
             if found(line):
                 line.textContent = self.controller.due_here()
         self.refresh_toolbar()
+        self.last_screen.drawn()
 
     def _announce(self, update: Update) -> None:
         """Downloads, errors and toasts: what an update tells the user besides redrawing."""
@@ -436,10 +445,13 @@ class Page:
         slot = form.querySelector('[data-role="form-error"]')
         if found(slot):
             slot.hidden = True
+        fields = _form_data(form)
         if action == "transfer-apply":
-            self.transfer.submit(form, _form_data(form))
+            if fields.get("mode") == "replace":  # a restore: the old collection's words go
+                self.last_screen.forget()
+            self.transfer.submit(form, fields)
         else:
-            self.run(action, data(form, "id"), _form_data(form))
+            self.run(action, data(form, "id"), fields)
 
     def _on_input(self, event: Any) -> None:
         if getattr(event, "isComposing", False):

@@ -57,6 +57,11 @@ class Region:
         self.element = element
         self._shown: El | None = None
 
+    @property
+    def shown(self) -> El | None:
+        """The tree on screen (None until the first `show`)."""
+        return self._shown
+
     def show(self, view: El) -> None:
         if view is self._shown:  # the controller kept the same view: nothing changed
             return
