@@ -35,6 +35,10 @@ new MutationObserver((_changes, observer) => {
   observer.disconnect();
   for (const button of waiting) button.disabled = false;
   toolbar.removeAttribute("aria-busy");
+  // Python's first render has replaced the copy of the last screen (static/warm.js); any part
+  // it did not redraw must not stay on screen looking like the working app.
+  for (const copy of document.querySelectorAll("[data-warm-copy]")) copy.remove();
+  delete root.dataset.warm;
 }).observe(root, { attributes: true, attributeFilter: ["data-ready"] });
 
 // Once running, an error that means Python itself broke (its stack overflowed, or Pyodide

@@ -236,8 +236,10 @@ class Page:
         self.last_screen.drawn()
 
     def _screen(self) -> Screen:
-        route = self.controller.state.route.to_hash()
-        return route, self.tree_region.shown, self.main_region.shown
+        route = self.controller.state.route
+        if route.view == "study":  # a card of a session: stale the moment it is graded
+            return route.to_hash(), None, None
+        return route.to_hash(), self.tree_region.shown, self.main_region.shown
 
     def _study_drawn(self) -> None:
         """Listening and Speaking: the voice side of studying, loaded with the study screen
