@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
 
 from e2e.conftest import BOOT_TIMEOUT_MS, READY, Guard, reload, screenshot
 from e2e.lexical_ui import dialog, toast
@@ -32,12 +32,26 @@ def fetch_from_page(page: Page, url: str) -> list[str]:
     return result
 
 
-def serve_models(context: BrowserContext, seen: list[str]) -> None:
+def serve_models(context: BrowserContext) -> list[str]:
+    """Answer for the server at MODELS; the addresses it was asked for."""
+    seen: list[str] = []
+
     def answer(route: Route) -> None:
         seen.append(route.request.url)
         route.fulfill(json={"object": "list", "data": [{"id": "tiny-1", "object": "model"}]})
 
     context.route(f"{MODELS}/**", answer)  # after the guard's, so tried first
+    return seen
+
+
+def choose_server(page: Page, key: str) -> Locator:
+    """AI settings with the server at MODELS and `key` typed in; the dialog."""
+    page.get_by_role("button", name="AI settings").first.click()
+    box = dialog(page)
+    box.get_by_label("Provider").select_option(label="OpenAI-compatible (Ollama, LM Studio, Groq…)")
+    box.get_by_label("Base URL").fill(f"{MODELS}/v1")
+    box.get_by_label("API key").fill(key)
+    return box
 
 
 def test_nothing_saved_means_nowhere_but_this_site_and_this_computer(
@@ -52,13 +66,8 @@ def test_nothing_saved_means_nowhere_but_this_site_and_this_computer(
 def test_a_new_server_is_allowed_through_one_reload_and_test_key_then_save_work(
     app: Page, context: BrowserContext, guard: Guard
 ) -> None:
-    seen: list[str] = []
-    serve_models(context, seen)
-    app.get_by_role("button", name="AI settings").first.click()
-    box = dialog(app)
-    box.get_by_label("Provider").select_option(label="OpenAI-compatible (Ollama, LM Studio, Groq…)")
-    box.get_by_label("Base URL").fill(f"{MODELS}/v1")
-    box.get_by_label("API key").fill("sk-typed-once")
+    seen = serve_models(context)
+    box = choose_server(app, "sk-typed-once")
     box.get_by_role("button", name="Test key").click()
     # The page reloads allowing the server, the dialog comes back and the test runs.
     app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
@@ -83,13 +92,8 @@ def test_a_new_server_is_allowed_through_one_reload_and_test_key_then_save_work(
 def test_saving_a_new_server_keeps_a_key_held_only_in_memory_across_the_reload(
     app: Page, context: BrowserContext
 ) -> None:
-    seen: list[str] = []
-    serve_models(context, seen)
-    app.get_by_role("button", name="AI settings").first.click()
-    box = dialog(app)
-    box.get_by_label("Provider").select_option(label="OpenAI-compatible (Ollama, LM Studio, Groq…)")
-    box.get_by_label("Base URL").fill(f"{MODELS}/v1")
-    box.get_by_label("API key").fill("sk-memory-only")
+    seen = serve_models(context)
+    box = choose_server(app, "sk-memory-only")
     box.get_by_label("Model").fill("tiny-1")
     box.get_by_role("button", name="Save").click()
     app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
