@@ -22,6 +22,7 @@ from app.store.changes import Changeset
 from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
 
 SLOTS = (0, 1)
+SNAPSHOT_EVERY = 200  # edits between snapshots
 
 
 class SnapshotRecord(BaseModel):
@@ -110,7 +111,7 @@ class Durability:
         self,
         backend: DurableBackend,
         *,
-        snapshot_every: int = 200,
+        snapshot_every: int = SNAPSHOT_EVERY,
         snapshot_bytes: int = 1_000_000,
     ) -> None:
         self._backend = backend
