@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Page, Playwright
 
 from app.store.durability import SNAPSHOT_EVERY
+from app.text.counting import counted
 from bench.browser import Heap, Profile, profile
 from bench.report import Figure, summarise
 from bench.workload import Workload
@@ -130,7 +131,8 @@ def pauses(
                 )
         tasks = list(page.evaluate("t => __bench.longTasksSince(t)", since))
         snapshots = _measures(page, "lexical:snapshot")
-    log(f"pauses: {edits:,} edits and {len(snapshots)} snapshots at {words} words")
+    done = f"{counted(edits, 'edit')} and {counted(len(snapshots), 'snapshot')}"
+    log(f"pauses: {done} at {words} words")
     return [
         summarise(
             "edit.longest_task",
@@ -138,7 +140,7 @@ def pauses(
             tasks or [0.0],
             q=100,
             target=LONG_TASK_TARGET,
-            note=f"Long Tasks API (tasks over 50 ms only): {len(tasks)} long task(s)",
+            note=f"Long Tasks API (tasks over 50 ms only): {counted(len(tasks), 'long task')}",
         )
     ]
 
