@@ -82,8 +82,8 @@ class SaveQueue:
             await asyncio.wait(running)
 
     async def _drain(self) -> None:
-        if self._chore is not None and not self._chore.done() and not self._chore_waiting:
-            await asyncio.wait([self._chore])  # a snapshot is being written: writes wait
+        # A snapshot being written does not hold edits back: it writes a copy taken when it
+        # began, piece by piece, and the log entries written meanwhile are kept past it.
         while self._pending:
             try:
                 await self._persist(self._pending[0])
@@ -99,7 +99,8 @@ class SaveQueue:
                 continue
             self._pending.popleft()
         self._on_status(SaveStatus("saved", "Saved"))
-        if self._when_saved is not None:
+        # One housekeeping at a time: one still running is followed after the next edit.
+        if self._when_saved is not None and (self._chore is None or self._chore.done()):
             self._chore = asyncio.ensure_future(self._housekeep(self._when_saved))
 
     async def _housekeep(self, chore: Callable[[], Awaitable[None]]) -> None:

@@ -8,23 +8,27 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import os
 import platform
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Playwright, sync_playwright
 
+from app.store.durability import SNAPSHOT_EVERY
 from bench import drill, imports, scenarios, startup, voice
 from bench.browser import ROOT, chromium_version, serve
-from bench.report import missing, write
-from bench.workload import Size, build
+from bench.report import Figure, missing, write
+from bench.workload import Size, Workload, build
 
 IMPORT_RUNS = 3  # each in a fresh profile, so few
+GROUPS = ("startup", "large", "pauses", "small", "imports", "voice", "drill")
 
 
 def _log(message: str) -> None:
@@ -39,6 +43,9 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--folders", type=int, help="folders in the big workload (2000)")
     parser.add_argument("--small-words", type=int, default=1_000, help="the small workload")
     parser.add_argument("--edits", type=int, help="edits timed per workload (60)")
+    parser.add_argument(
+        "--pause-edits", type=int, help="edits watched for long main-thread tasks (1000)"
+    )
     parser.add_argument("--deck-notes", type=int, help="notes in the imported deck (10000)")
     parser.add_argument("--voice-timed", type=int, help="voice turns timed (30)")
     parser.add_argument("--voice-turns", type=int, help="voice turns checked for leaks (100)")
@@ -46,19 +53,24 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--drill-cards", type=int, help="cards in the hands-free session (200)")
     parser.add_argument("--json", type=Path, help="results file (bench/results.json)")
     parser.add_argument("--doc", type=Path, help="table file (docs/benchmarks.md)")
+    parser.add_argument(
+        "--only", choices=GROUPS, help="measure only these figures (written to a temp folder)"
+    )
     args = parser.parse_args()
     smoke = {
         **{"runs": 1, "words": 2_000, "folders": 50, "edits": 5, "deck_notes": 300},
+        "pause_edits": SNAPSHOT_EVERY,
         **{"voice_timed": 2, "voice_turns": 2, "hold": 1, "drill_cards": 5},
     }
     full = {
         **{"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60, "deck_notes": 10_000},
+        "pause_edits": 1_000,
         **{"voice_timed": 30, "voice_turns": 100, "hold": 5, "drill_cards": 200},
     }
     for name, default in (smoke if args.smoke else full).items():
         if getattr(args, name) is None:
             setattr(args, name, default)
-    if args.smoke and args.json is None:
+    if (args.smoke or args.only) and args.json is None:
         out = Path(tempfile.mkdtemp(prefix="lexical-bench-smoke-"))
         args.json, args.doc = out / "results.json", out / "benchmarks.md"
     args.json = args.json or ROOT / "bench" / "results.json"
@@ -103,24 +115,33 @@ def _meta(args: argparse.Namespace, queries: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    args = _arguments()
-    started = time.monotonic()
-    large = build(Size.scaled(args.words, args.folders))
-    small = build(Size.scaled(args.small_words, max(1, args.small_words // 50)))
-    _log(f"built the workloads in {time.monotonic() - started:.0f} s")
-    with (
-        tempfile.TemporaryDirectory(prefix="lexical-bench-data-") as data,
-        serve(Path(data)) as base_url,
-        sync_playwright() as playwright,
-    ):
-        figures = startup.measure(playwright, base_url, args.runs, _log)
-        figures += scenarios.large(
-            playwright, base_url, Path(data), large, runs=args.runs, edits=args.edits, log=_log
+def _measure(
+    group: str,
+    playwright: Playwright,
+    base_url: str,
+    data: Path,
+    *,
+    args: argparse.Namespace,
+    large: Callable[[], Workload],
+    small: Callable[[], Workload],
+) -> list[Figure]:
+    """The figures of one group (GROUPS), in their own browser profiles."""
+    if group == "startup":
+        return startup.measure(playwright, base_url, args.runs, _log)
+    if group == "large":
+        return scenarios.large(
+            playwright, base_url, data, large(), runs=args.runs, edits=args.edits, log=_log
         )
-        figures += scenarios.small(playwright, base_url, Path(data), small, args.edits)
-        figures += imports.measure(playwright, base_url, IMPORT_RUNS, args.deck_notes)
-        figures += voice.measure(
+    if group == "pauses":
+        return scenarios.pauses(
+            playwright, base_url, data, large(), edits=args.pause_edits, log=_log
+        )
+    if group == "small":
+        return scenarios.small(playwright, base_url, data, small(), args.edits)
+    if group == "imports":
+        return imports.measure(playwright, base_url, IMPORT_RUNS, args.deck_notes)
+    if group == "voice":
+        return voice.measure(
             playwright,
             base_url,
             timed=args.voice_timed,
@@ -128,8 +149,38 @@ def main() -> None:
             hold_s=args.hold,
             log=_log,
         )
-        figures += drill.measure(playwright, base_url, cards=args.drill_cards, log=_log)
-    print(write(figures, _meta(args, len(large.queries)), args.json, args.doc))
+    return drill.measure(playwright, base_url, cards=args.drill_cards, log=_log)
+
+
+def main() -> None:
+    args = _arguments()
+    started = time.monotonic()
+
+    @functools.cache
+    def large() -> Workload:
+        built = build(Size.scaled(args.words, args.folders))
+        _log(f"built the {args.words:,}-word workload in {time.monotonic() - started:.0f} s")
+        return built
+
+    @functools.cache
+    def small() -> Workload:
+        return build(Size.scaled(args.small_words, max(1, args.small_words // 50)))
+
+    figures: list[Figure] = []
+    with (
+        tempfile.TemporaryDirectory(prefix="lexical-bench-data-") as data,
+        serve(Path(data)) as base_url,
+        sync_playwright() as playwright,
+    ):
+        for group in [args.only] if args.only else GROUPS:
+            figures += _measure(
+                group, playwright, base_url, Path(data), args=args, large=large, small=small
+            )
+    print(
+        write(
+            figures, _meta(args, Size.scaled(args.words, args.folders).queries), args.json, args.doc
+        )
+    )
     _log(f"done in {time.monotonic() - started:.0f} s; wrote {args.json} and {args.doc}")
     if not_produced := missing(figures):
         sys.exit(f"bench: these figures were not produced: {', '.join(not_produced)}")

@@ -28,6 +28,16 @@
   probe.ready = (timeoutMs) => Promise.race([ready, new Promise((_, reject) => setTimeout(
     () => reject(new Error("bench: the page did not become ready in time")), timeoutMs))]);
 
+  // Main-thread tasks over 50 ms (the Long Tasks API reports no shorter ones), as
+  // [start, duration]; buffered, so those before the observer was set up count too.
+  probe.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) probe.longTasks.push([task.startTime, task.duration]);
+  }).observe({ type: "longtask", buffered: true });
+  // The durations of the long tasks that started at or after `since` (performance.now()).
+  probe.longTasksSince = (since) =>
+    probe.longTasks.filter(([start]) => start >= since).map(([, duration]) => duration);
+
   // PyScript reports its own steps ("Loading interpreter", "Loaded Pyodide", ...).
   probe.progress = [];
   window.addEventListener("py:progress", (e) => probe.progress.push([String(e.detail), now()]));

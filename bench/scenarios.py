@@ -10,6 +10,8 @@ from typing import Any
 
 from playwright.sync_api import Page, Playwright
 
+from app.store.durability import SNAPSHOT_EVERY
+from app.text.counting import counted
 from bench.browser import Heap, Profile, profile
 from bench.report import Figure, summarise
 from bench.workload import Workload
@@ -17,6 +19,7 @@ from bench.workload import Workload
 Log = Callable[[str], None]
 SEARCH_TARGET, EDIT_TARGET, BULK_TARGET, FOLDER_TARGET = 30.0, 20.0, 2000.0, 100.0
 GRADE_PAINTED_TARGET, GRADE_DURABLE_TARGET, COUNTS_TARGET, STATS_TARGET = 16.0, 20.0, 30.0, 500.0
+LONG_TASK_TARGET = 50.0
 
 
 def _boot(session: Profile, workload: Workload, data_dir: Path, name: str) -> Page:
@@ -94,6 +97,51 @@ def small(
         summarise(
             "edit.small.p95", f"Edit durable (until Saved) p95, {words} words", durable, q=95
         ),
+    ]
+
+
+def pauses(
+    playwright: Playwright,
+    base_url: str,
+    data_dir: Path,
+    workload: Workload,
+    *,
+    edits: int,
+    log: Log,
+) -> list[Figure]:
+    """The longest main-thread task while editing: `edits` edits one after another, with a
+    pause after every SNAPSHOT_EVERY of them until the snapshot that falls due is written, as
+    a person pausing would let it be. The Long Tasks API sees only tasks over 50 ms: with
+    none, the figure is 0."""
+    words = f"{workload.size.words:,}"
+    with profile(playwright, base_url) as session:
+        page = _boot(session, workload, data_dir, "pauses.sqlite")
+        page.evaluate("id => __bench.openFolder(id)", workload.edit_folder)
+        ids = _word_ids(page, 20)
+        since = 0.0
+        for i in range(WARM_UP_EDITS + edits):
+            if i == WARM_UP_EDITS:
+                since = float(page.evaluate("performance.now()"))
+            page.evaluate("([id, m]) => __bench.editWord(id, m)", [ids[i % len(ids)], f"pause {i}"])
+            if (i + 1) % SNAPSHOT_EVERY == 0:
+                page.wait_for_function(
+                    "n => performance.getEntriesByName('lexical:snapshot').length >= n",
+                    arg=(i + 1) // SNAPSHOT_EVERY,
+                    timeout=120_000,
+                )
+        tasks = list(page.evaluate("t => __bench.longTasksSince(t)", since))
+        snapshots = _measures(page, "lexical:snapshot")
+    done = f"{counted(edits, 'edit')} and {counted(len(snapshots), 'snapshot')}"
+    log(f"pauses: {done} at {words} words")
+    return [
+        summarise(
+            "edit.longest_task",
+            f"Longest main-thread task during {edits:,} edits and their snapshots, {words} words",
+            tasks or [0.0],
+            q=100,
+            target=LONG_TASK_TARGET,
+            note=f"Long Tasks API (tasks over 50 ms only): {counted(len(tasks), 'long task')}",
+        )
     ]
 
 

@@ -119,3 +119,38 @@ def test_housekeeping_waits_for_a_pause_and_the_writer_starts_through_the_factor
 
     asyncio.run(run())
     assert events == ["start", "a", "start", "b", "snapshot"]
+
+
+def test_an_edit_during_housekeeping_is_saved_at_once_and_housekeeping_never_overlaps() -> None:
+    written: list[str] = []
+    statuses: list[SaveStatus] = []
+    running: list[int] = []
+
+    async def run() -> None:
+        started, saved, release = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+        async def persist(cs: Changeset) -> None:
+            written.append(cs.label)
+            if cs.label == "b":
+                saved.set()
+
+        async def snapshot() -> None:
+            running.append(len(running) + 1)
+            started.set()
+            await release.wait()  # a snapshot written piece by piece, across many tasks
+            running.pop()
+
+        queue = SaveQueue(persist, statuses.append, when_saved=snapshot, sleep=Sleeper())
+        queue.push(changeset("a"))
+        await started.wait()
+        queue.push(changeset("b"))
+        await saved.wait()
+        await asyncio.sleep(0)
+        assert statuses[-1].state == "saved"  # before the snapshot has finished
+        assert running == [1]  # and no second one started beside it
+        release.set()
+        await queue.flush()
+
+    asyncio.run(run())
+    assert written == ["a", "b"]
+    assert running == []

@@ -1,5 +1,8 @@
 """IndexedDB storage for the durability layer: two snapshot slots and the operation log.
 
+A slot is a header keyed by its number (0 or 1) and the pieces of its data keyed by
+[slot, index] in the same object store; a snapshot from before pieces keeps its data inline.
+
 Implements `DurableBackend` from app.store.durability. Writes use `durability: "strict"`
 transactions and resolve only on `complete`, so "Saved" in the UI means flushed to disk.
 """
@@ -8,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +20,7 @@ from pyodide.ffi import JsException, create_proxy, to_js
 
 from app.browser.dom import found, js_object
 from app.domain import LexicalError
-from app.store.durability import SnapshotRecord
+from app.store.durability import SnapshotHeader, SnapshotRecord
 
 DB_NAME = "lexical"
 DB_VERSION = 1
@@ -113,10 +117,19 @@ class IndexedDbBackend:
         return self._db.transaction(store, mode)
 
     async def load_snapshots(self) -> list[SnapshotRecord]:
+        # Headers and pieces in one transaction, so a snapshot being written meanwhile (by the
+        # writer tab, as a follower takes over) is seen either whole or not at all.
         rows = await _wait(
             self._tx(SNAPSHOTS, "readonly").objectStore(SNAPSHOTS).getAll(), "success"
         )
-        digests = await _sha256_hex([row.data for row in rows])
+        pieces = {
+            (int(row.slot[0]), int(row.slot[1])): row.data
+            for row in rows
+            if js.Array.isArray(row.slot)
+        }
+        headers = [row for row in rows if not js.Array.isArray(row.slot)]
+        data = [_joined(row, pieces) for row in headers]
+        digests = await _sha256_hex(data)
         return [
             SnapshotRecord(
                 slot=row.slot,
@@ -124,10 +137,11 @@ class IndexedDbBackend:
                 schema_version=row.schema_version,
                 length=row.length,
                 checksum=row.checksum,
-                data=row.data.to_bytes(),
+                pieces=getattr(row, "pieces", 1),
+                data=joined.to_bytes(),
                 digest=digest,
             )
-            for row, digest in zip(rows, digests, strict=True)
+            for row, joined, digest in zip(headers, data, digests, strict=True)
         ]
 
     async def _write(self, store: str, request: Callable[[Any], object]) -> None:
@@ -146,10 +160,16 @@ class IndexedDbBackend:
             tx.commit()
         await _wait(tx, "complete", True)
 
-    async def put_snapshot(self, record: SnapshotRecord) -> None:
-        row = js_object(
-            **record.model_dump(exclude={"data"}), data=js.Uint8Array.new(to_js(record.data))
-        )
+    async def clear_slot(self, slot: int) -> None:
+        pieces = js.IDBKeyRange.bound(to_js([slot, 0]), to_js([slot, math.inf]))
+        await self._write(SNAPSHOTS, lambda store: (store.delete(slot), store.delete(pieces)))
+
+    async def put_piece(self, slot: int, index: int, data: bytes) -> None:
+        row = js_object(slot=to_js([slot, index]), data=js.Uint8Array.new(to_js(data)))
+        await self._write(SNAPSHOTS, lambda store: store.put(row))
+
+    async def put_header(self, header: SnapshotHeader) -> None:
+        row = js_object(**header.model_dump())
         await self._write(SNAPSHOTS, lambda store: store.put(row))
 
     async def append_op(self, seq: int, text: str) -> None:
@@ -164,6 +184,22 @@ class IndexedDbBackend:
 
     async def trim_ops(self, upto_seq: int) -> None:
         await self._write(OPS, lambda store: store.delete(js.IDBKeyRange.upperBound(upto_seq)))
+
+
+def _joined(header: Any, pieces: dict[tuple[int, int], Any]) -> Any:
+    """A slot's data as one buffer: inline in its header (snapshots written before they came
+    in pieces), or its pieces in order. A missing piece leaves the data short, which the
+    length check then reports as damage."""
+    if found(getattr(header, "data", None)):
+        return header.data
+    parts = [pieces.get((int(header.slot), i)) for i in range(int(header.pieces))]
+    present = [part for part in parts if part is not None]
+    joined = js.Uint8Array.new(sum(int(part.length) for part in present))
+    offset = 0
+    for part in present:
+        joined.set(part, offset)
+        offset += int(part.length)
+    return joined
 
 
 def _op(row: Any) -> tuple[int, str]:

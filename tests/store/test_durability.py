@@ -6,6 +6,7 @@ import asyncio
 import copy
 import hashlib
 import json
+from collections.abc import Awaitable, Callable
 
 import pytest
 from hypothesis import given, settings
@@ -14,28 +15,66 @@ from hypothesis import strategies as st
 from app.domain import FolderId, LexicalError, NewFolder, NewWord, WordPatch
 from app.saving import SaveQueue
 from app.store import Changeset, Store
-from app.store.durability import Durability, SnapshotRecord
+from app.store import durability as durability_module
+from app.store.durability import Durability, SnapshotHeader, SnapshotRecord
 from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError
 from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
 from tests.fake_sleep import Sleeper
 from tests.store.helpers import Dump, assert_index_in_sync, dump
 
 
+class BrowserKilledError(Exception):
+    """The browser died in the middle of a write."""
+
+
 class MemoryBackend:
-    """What IndexedDB provides, kept in dicts; `appends` records every log write."""
+    """What IndexedDB provides, kept in dicts: each slot's header (an older snapshot is one
+    whole record there), the pieces of their data, the log; `appends` records every log write.
+    With `writes_left` set, the browser is killed at that write: what is stored stays."""
 
     def __init__(self) -> None:
-        self.snapshots: dict[int, SnapshotRecord] = {}
+        self.snapshots: dict[int, SnapshotHeader] = {}
+        self.pieces: dict[tuple[int, int], bytes] = {}
         self.ops: dict[int, str] = {}
         self.appends: list[tuple[int, str]] = []
+        self.writes_left: int | None = None
+        self.while_writing: Callable[[], Awaitable[None]] | None = None
+
+    def _write(self) -> None:
+        if self.writes_left == 0:
+            raise BrowserKilledError
+        if self.writes_left is not None:
+            self.writes_left -= 1
 
     async def load_snapshots(self) -> list[SnapshotRecord]:
-        return list(self.snapshots.values())
+        return [
+            header
+            if isinstance(header, SnapshotRecord)
+            else SnapshotRecord(
+                **header.model_dump(),
+                data=b"".join(self.pieces.get((header.slot, i), b"") for i in range(header.pieces)),
+            )
+            for header in self.snapshots.values()
+        ]
 
-    async def put_snapshot(self, record: SnapshotRecord) -> None:
-        self.snapshots[record.slot] = record
+    async def clear_slot(self, slot: int) -> None:
+        self._write()
+        self.snapshots.pop(slot, None)
+        for key in [k for k in self.pieces if k[0] == slot]:
+            del self.pieces[key]
+
+    async def put_piece(self, slot: int, index: int, data: bytes) -> None:
+        self._write()
+        self.pieces[slot, index] = data
+        if self.while_writing is not None:
+            await self.while_writing()
+
+    async def put_header(self, header: SnapshotHeader) -> None:
+        self._write()
+        self.snapshots[header.slot] = header
 
     async def append_op(self, seq: int, text: str) -> None:
+        self._write()
         if seq in self.ops:  # as IndexedDB's add(): the write aborts, the entry stays
             raise LexicalError("The browser could not save (Error: aborted).")
         self.ops[seq] = text
@@ -45,6 +84,7 @@ class MemoryBackend:
         return sorted((s, t) for s, t in self.ops.items() if s > seq)
 
     async def trim_ops(self, upto_seq: int) -> None:
+        self._write()
         for seq in [s for s in self.ops if s <= upto_seq]:
             del self.ops[seq]
 
@@ -167,13 +207,13 @@ def test_a_damaged_newest_snapshot_falls_back_to_the_other_slot() -> None:
     states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
     backend = backends[-1]
     newest = max(backend.snapshots.values(), key=lambda r: r.seq)
-    backend.snapshots[newest.slot] = newest.model_copy(update={"data": b"garbage" * 100})
+    backend.pieces[newest.slot, 0] = b"garbage" * 100
     durability = Durability(backend)
     report = asyncio.run(durability.boot())
     assert report.damaged
     assert f"edit {newest.seq}" in report.message()
     assert dump(durability.store) == states[-1]
-    healed = max(backend.snapshots.values(), key=lambda r: r.seq)
+    healed = max(asyncio.run(backend.load_snapshots()), key=lambda r: r.seq)
     assert healed.intact()
     assert healed.slot == newest.slot
 
@@ -251,7 +291,9 @@ def test_a_snapshot_from_a_newer_app_is_refused_not_overwritten() -> None:
     )
     with pytest.raises(SchemaTooNewError):
         asyncio.run(Durability(backend).boot())
-    assert backend.snapshots[0].data == bytes(raw)
+    kept = backend.snapshots[0]
+    assert isinstance(kept, SnapshotRecord)
+    assert kept.data == bytes(raw)
 
 
 def test_entries_round_trip_and_reject_damage() -> None:
@@ -318,11 +360,11 @@ class FlakyBackend(MemoryBackend):
             raise LexicalError("storage is full")
         await super().append_op(seq, text)
 
-    async def put_snapshot(self, record: SnapshotRecord) -> None:
+    async def put_piece(self, slot: int, index: int, data: bytes) -> None:
         if self.fail_snapshots:
             self.fail_snapshots -= 1
             raise LexicalError("storage is full")
-        await super().put_snapshot(record)
+        await super().put_piece(slot, index, data)
 
 
 async def _persist_with_retries(durability: Durability, changesets: list[Changeset]) -> None:
@@ -401,3 +443,82 @@ def test_a_digest_from_the_backend_stands_in_for_hashing_in_python() -> None:
     assert record.model_copy(update={"digest": record.checksum}).intact()
     assert not record.model_copy(update={"digest": "0" * 64}).intact()  # the bytes changed
     assert "digest" not in record.model_copy(update={"digest": record.checksum}).model_dump()
+
+
+def test_a_kill_at_any_moment_of_a_snapshot_loses_nothing_and_reports_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(durability_module, "PIECE_BYTES", 4096)
+    states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
+    saved = backends[-1]
+    assert len(saved.snapshots) == 2  # both slots full: one of them is overwritten
+    writes = 0
+    while True:
+        backend = copy.deepcopy(saved)
+        writer = Durability(backend)
+        asyncio.run(writer.boot())
+        backend.writes_left = writes
+        try:
+            asyncio.run(writer.snapshot())
+        except BrowserKilledError:
+            pass
+        else:
+            break
+        finally:
+            backend.writes_left = None
+        # A slot left without its header (emptied, some pieces in) is passed over in silence.
+        rebooted = Durability(backend)
+        report = asyncio.run(rebooted.boot())
+        assert not report.damaged
+        assert dump(rebooted.store) == states[-1]
+        writes += 1
+    pieces = [len(p) for p in backend.pieces.values()]
+    assert writes > 3  # emptying the slot, several pieces, the header
+    assert max(pieces) == 4096
+    assert len(pieces) == sum(h.pieces for h in backend.snapshots.values())
+    assert dump(_booted(backend).store) == states[-1]
+
+
+def _booted(backend: MemoryBackend) -> Durability:
+    durability = Durability(backend)
+    report = asyncio.run(durability.boot())
+    assert not report.damaged
+    return durability
+
+
+def test_a_header_whose_piece_is_missing_is_damage_and_the_other_slot_is_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(durability_module, "PIECE_BYTES", 4096)
+    states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
+    backend = backends[-1]
+    newest = max(backend.snapshots.values(), key=lambda r: r.seq)
+    assert newest.pieces > 1
+    del backend.pieces[newest.slot, 1]
+    durability = Durability(backend)
+    report = asyncio.run(durability.boot())
+    assert f"The saved copy from edit {newest.seq} is damaged." in report.problems
+    assert dump(durability.store) == states[-1]
+
+
+def test_edits_saved_while_a_snapshot_is_written_are_kept_and_count_towards_the_next() -> None:
+    backend = MemoryBackend()
+    durability, store, emitted = _words_edited(backend, 2, "cell")
+    asyncio.run(_persist_with_retries(durability, emitted))
+    assert durability.snapshot_due
+
+    async def edit_meanwhile() -> None:
+        backend.while_writing = None
+        store.add_word(NewWord(folder_id=store.folders()[0].id, term="atom"))
+        await durability.persist(emitted[-1])
+
+    backend.while_writing = edit_meanwhile
+    asyncio.run(durability.snapshot())
+    [header] = backend.snapshots.values()
+    assert header.seq == 2  # the database as it was when the snapshot began
+    assert durability.seq == 3
+    assert not durability.snapshot_due  # one edit since the snapshot of edit 2
+    store.add_word(NewWord(folder_id=store.folders()[0].id, term="ion"))
+    asyncio.run(durability.persist(emitted[-1]))
+    assert durability.snapshot_due
+    assert dump(_booted(backend).store) == dump(store)
