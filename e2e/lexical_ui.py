@@ -175,6 +175,20 @@ def open_assistant(page: Page) -> Locator:
     return panel
 
 
+COMPATIBLE = "OpenAI-compatible (Ollama, LM Studio, Groq…)"
+
+
+def fill_compatible_server(page: Page, base_url: str, key: str = "") -> Locator:
+    """Open AI settings and fill in an OpenAI-compatible server, unsaved; the dialog."""
+    page.get_by_role("button", name="AI settings").first.click()
+    box = dialog(page)
+    box.get_by_label("Provider").select_option(label=COMPATIBLE)
+    box.get_by_label("Base URL").fill(base_url)
+    if key:
+        box.get_by_label("API key").fill(key)
+    return box
+
+
 def configure_ai(
     page: Page,
     *,

@@ -19,12 +19,14 @@ from playwright.sync_api import BrowserContext, Page, expect
 from e2e.accessibility import violations
 from e2e.conftest import Guard, ProviderGuard, open_app, reload, screenshot
 from e2e.lexical_ui import (
+    COMPATIBLE,
     add_word,
     ask_assistant,
     assistant,
     configure_ai,
     create_folder,
     dialog,
+    fill_compatible_server,
     heading,
     last_answer,
     open_assistant,
@@ -259,7 +261,7 @@ def test_a_destructive_request_waits_for_confirm_and_cancel_changes_nothing(
 def compatible_settings(page: Page, mock: str, key: str = KEY, test: str = "It works") -> None:
     configure_ai(
         page,
-        provider="OpenAI-compatible (Ollama, LM Studio, Groq…)",
+        provider=COMPATIBLE,
         base_url=f"{mock}/v1",
         key=key,
         model=MODEL,
@@ -429,11 +431,7 @@ def test_a_question_asked_before_any_key_is_kept_while_settings_open(app: Page, 
 
 
 def test_a_compatible_server_is_tested_before_a_model_is_named(app: Page, mock: str) -> None:
-    app.get_by_role("button", name="AI settings").first.click()
-    box = dialog(app)
-    box.get_by_label("Provider").select_option(label="OpenAI-compatible (Ollama, LM Studio, Groq…)")
-    box.get_by_label("Base URL").fill(f"{mock}/v1")
-    box.get_by_label("API key").fill(KEY)
+    box = fill_compatible_server(app, f"{mock}/v1", KEY)
     expect(box.get_by_label("Model")).to_have_value("")
     box.get_by_role("button", name="Test key").click()
     # The test fetches the server's models to choose from; no half-sentence about a model.

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from e2e.conftest import BOOT_TIMEOUT_MS, READY, Guard, reload, screenshot
-from e2e.lexical_ui import dialog, toast
+from e2e.lexical_ui import fill_compatible_server, toast
 
 MODELS = "https://models.example"
 ELSEWHERE = "https://collector.example/upload"
@@ -44,16 +44,6 @@ def serve_models(context: BrowserContext) -> list[str]:
     return seen
 
 
-def choose_server(page: Page, key: str) -> Locator:
-    """AI settings with the server at MODELS and `key` typed in; the dialog."""
-    page.get_by_role("button", name="AI settings").first.click()
-    box = dialog(page)
-    box.get_by_label("Provider").select_option(label="OpenAI-compatible (Ollama, LM Studio, Groq…)")
-    box.get_by_label("Base URL").fill(f"{MODELS}/v1")
-    box.get_by_label("API key").fill(key)
-    return box
-
-
 def test_nothing_saved_means_nowhere_but_this_site_and_this_computer(
     app: Page, guard: Guard
 ) -> None:
@@ -67,7 +57,7 @@ def test_a_new_server_is_allowed_through_one_reload_and_test_key_then_save_work(
     app: Page, context: BrowserContext, guard: Guard
 ) -> None:
     seen = serve_models(context)
-    box = choose_server(app, "sk-typed-once")
+    box = fill_compatible_server(app, f"{MODELS}/v1", "sk-typed-once")
     box.get_by_role("button", name="Test key").click()
     # The page reloads allowing the server, the dialog comes back and the test runs.
     app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
@@ -93,7 +83,7 @@ def test_saving_a_new_server_keeps_a_key_held_only_in_memory_across_the_reload(
     app: Page, context: BrowserContext
 ) -> None:
     seen = serve_models(context)
-    box = choose_server(app, "sk-memory-only")
+    box = fill_compatible_server(app, f"{MODELS}/v1", "sk-memory-only")
     box.get_by_label("Model").fill("tiny-1")
     box.get_by_role("button", name="Save").click()
     app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)

@@ -14,17 +14,17 @@ from playwright.sync_api import Page, expect
 
 from e2e.conftest import Guard, ProviderGuard, screenshot
 from e2e.lexical_ui import (
+    COMPATIBLE,
     ask_assistant,
     assistant,
     configure_ai,
-    dialog,
+    fill_compatible_server,
     last_answer,
     tree,
     tree_link,
 )
 from e2e.llama_server import MODEL, Call, LlamaServer, running_llama_server
 
-COMPATIBLE = "OpenAI-compatible (Ollama, LM Studio, Groq…)"
 BIOLOGY = "Create a folder called Biology"
 WRITTEN_CALL = 'CREATE_FOLDER({"name": "Chemistry", "emoji": "⚗️"})'
 SCRIPT = {
@@ -60,10 +60,7 @@ def local_server(page: Page, llama: LlamaServer) -> None:
 def test_an_address_without_v1_is_caught_by_test_key_and_the_fix_works(
     app: Page, llama: LlamaServer
 ) -> None:
-    app.get_by_role("button", name="AI settings").first.click()
-    box = dialog(app)
-    box.get_by_label("Provider").select_option(label=COMPATIBLE)
-    box.get_by_label("Base URL").fill(llama.url)
+    box = fill_compatible_server(app, llama.url)
     box.get_by_role("button", name="Test key").click()
     check = box.locator("#ai-check")
     host = llama.url.removeprefix("http://")

@@ -445,6 +445,13 @@ def test_a_digest_from_the_backend_stands_in_for_hashing_in_python() -> None:
     assert "digest" not in record.model_copy(update={"digest": record.checksum}).model_dump()
 
 
+def _booted(backend: MemoryBackend) -> Durability:
+    durability = Durability(backend)
+    report = asyncio.run(durability.boot())
+    assert not report.damaged
+    return durability
+
+
 def test_a_kill_at_any_moment_of_a_snapshot_loses_nothing_and_reports_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -455,8 +462,7 @@ def test_a_kill_at_any_moment_of_a_snapshot_loses_nothing_and_reports_nothing(
     writes = 0
     while True:
         backend = copy.deepcopy(saved)
-        writer = Durability(backend)
-        asyncio.run(writer.boot())
+        writer = _booted(backend)
         backend.writes_left = writes
         try:
             asyncio.run(writer.snapshot())
@@ -467,23 +473,13 @@ def test_a_kill_at_any_moment_of_a_snapshot_loses_nothing_and_reports_nothing(
         finally:
             backend.writes_left = None
         # A slot left without its header (emptied, some pieces in) is passed over in silence.
-        rebooted = Durability(backend)
-        report = asyncio.run(rebooted.boot())
-        assert not report.damaged
-        assert dump(rebooted.store) == states[-1]
+        assert dump(_booted(backend).store) == states[-1]
         writes += 1
     pieces = [len(p) for p in backend.pieces.values()]
     assert writes > 3  # emptying the slot, several pieces, the header
     assert max(pieces) == 4096
     assert len(pieces) == sum(h.pieces for h in backend.snapshots.values())
     assert dump(_booted(backend).store) == states[-1]
-
-
-def _booted(backend: MemoryBackend) -> Durability:
-    durability = Durability(backend)
-    report = asyncio.run(durability.boot())
-    assert not report.damaged
-    return durability
 
 
 def test_a_header_whose_piece_is_missing_is_damage_and_the_other_slot_is_used(
