@@ -58,7 +58,9 @@ class Assistant:
         self.settings = SettingsStore()
         self.dialog = SettingsDialog(page, self.settings, self.render_panel)
         self.controller = AssistantController(self)
-        self._render_pending = False
+        # A coalesced redraw of the running turn; a full or immediate redraw cancels it, so a
+        # late one never replaces the finished turn (and whatever the user focused in it).
+        self._render_pending: asyncio.TimerHandle | None = None
         self.voice = VoiceGlue(self)
 
     # --- wiring -------------------------------------------------------------------------------
@@ -172,6 +174,7 @@ class Assistant:
         self.page.apply(self.page.controller.refresh())
 
     def render_panel(self) -> None:
+        self._cancel_pending_turn()
         if self.panel.hidden:
             return
         state = self.controller.state
@@ -198,12 +201,18 @@ class Assistant:
     def render_turn(self, *, now: bool) -> None:
         if now:
             self._render_turn()
-        elif not self._render_pending:
-            self._render_pending = True
-            asyncio.get_running_loop().call_later(RENDER_DELAY_S, self._render_turn)
+        elif self._render_pending is None:
+            self._render_pending = asyncio.get_running_loop().call_later(
+                RENDER_DELAY_S, self._render_turn
+            )
+
+    def _cancel_pending_turn(self) -> None:
+        if self._render_pending is not None:
+            self._render_pending.cancel()
+            self._render_pending = None
 
     def _render_turn(self) -> None:
-        self._render_pending = False
+        self._cancel_pending_turn()
         turns = self.controller.state.turns
         target = by_id(f"ai-turn-{len(turns) - 1}")
         if turns and found(target):
