@@ -15,6 +15,7 @@ from app.store.word_list import WordPage
 from app.text.counting import counted
 from app.text.markdown import render_markdown
 from app.text.nodes import El, Node, h
+from app.ui.reuse import Reused
 from app.ui.routes import Route
 from app.ui.state import ViewState
 from app.ui.tree_view import folder_label, name_and_count
@@ -203,7 +204,14 @@ def _notes_block(folder: Folder, notes: Sequence[Note], state: ViewState) -> El:
     return block("notes-title", "Notes", small_button("+ Add note", "add-note", folder.id), items)
 
 
+_NOTES: Reused[tuple[object, ...]] = Reused(kept=1024)
+
+
 def _note(note: Note) -> El:
+    return _NOTES.get((note.id, note.title, note.body), lambda: _note_block(note))
+
+
+def _note_block(note: Note) -> El:
     return h(
         "div",
         {"class": "note", "data-note-id": note.id},

@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.domain import Folder, Word
 from app.store.word_list import WordPage
 from app.text.nodes import El, Node, h
+from app.ui.reuse import Reused
 from app.ui.state import ViewState
 from app.ui.widgets import action, block, colour_select, form_error, small_button
 from app.ui.word_tools_view import no_match, shown, word_tools
@@ -46,20 +47,12 @@ def _more(text: str, label: str, name: str) -> El:
     )
 
 
-# A folder redraw renders hundreds of rows though few change: the same content gives back the
-# element already built (which app.ui.diff then skips at once). Bounded by clearing when full.
-_ROWS: dict[tuple[object, ...], El] = {}
-ROWS_KEPT = 4096
+_ROWS: Reused[tuple[object, ...]] = Reused()
 
 
 def _word(word: Word, *, highlighted: bool) -> El:
     key = (word.id, word.term, tuple(word.meanings), word.notes, word.color, word.lang, highlighted)
-    row = _ROWS.get(key)
-    if row is None:
-        if len(_ROWS) >= ROWS_KEPT:
-            _ROWS.clear()
-        row = _ROWS[key] = _word_row(word, highlighted=highlighted)
-    return row
+    return _ROWS.get(key, lambda: _word_row(word, highlighted=highlighted))
 
 
 def _word_row(word: Word, *, highlighted: bool) -> El:

@@ -3,7 +3,7 @@ changes (so a stale row can never be shown); counts read right."""
 
 from __future__ import annotations
 
-from app.domain import Folder, FolderId, Word, WordId
+from app.domain import Folder, FolderId, Note, Word, WordId
 from app.store.results import TreeRow
 from app.text.nodes import text_content
 from app.ui import folder_view, tree_view, word_view
@@ -42,9 +42,26 @@ def test_the_same_word_gives_the_same_row_and_any_change_a_new_one() -> None:
 
 
 def test_the_row_cache_stays_bounded() -> None:
-    for i in range(word_view.ROWS_KEPT + 10):
+    for i in range(word_view._ROWS.kept + 10):
         word_view._word(_word(id=i + 1), highlighted=False)
-    assert len(word_view._ROWS) <= word_view.ROWS_KEPT
+    assert len(word_view._ROWS) <= word_view._ROWS.kept
+
+
+def _note(**changes: object) -> Note:
+    fields = {"id": 1, "folder_id": 1, "title": "Mnemonics", "body": "**ab**"}
+    return Note.model_validate({**fields, "created_at": 1, "updated_at": 1, **changes})
+
+
+def test_the_same_note_gives_the_same_block_and_any_change_a_new_one() -> None:
+    block = folder_view._note(_note())
+    assert folder_view._note(_note(updated_at=2)) is block
+    retitled = folder_view._note(_note(title="Hooks"))
+    assert retitled is not block
+    assert "Hooks" in text_content(retitled)
+    rewritten = folder_view._note(_note(body="cd"))
+    assert rewritten is not block
+    assert "cd" in text_content(rewritten)
+    assert "ab" in text_content(block)
 
 
 def _row(folder_id: int, words: int, total: int, parent: int | None = None) -> TreeRow:
