@@ -174,8 +174,11 @@
   }
 
   // Edit one word through its Edit form: new meanings, then Save.
+  // The form is drawn before the Save, as when a person edits: in one task, the Long Tasks
+  // figure would count opening the form and saving it as one piece of work.
   probe.editWord = async (id, meanings) => {
     $(`#word-${id} [data-action="edit-word"]`).click();
+    await probe.painted();
     $(`#word-${id}-meanings`).value = meanings;
     return submitUntilSaved($(`form[data-action="save-word"][data-id="${id}"]`));
   };
