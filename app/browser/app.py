@@ -26,6 +26,7 @@ from app.browser.dom import (
     found,
     js_object,
     measured,
+    repaint,
     replace_children,
 )
 from app.browser.drawers import DrawerGlue
@@ -35,7 +36,7 @@ from app.browser.pronounce import SpeechGlue
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
-from app.browser.transfer import TransferGlue, repaint, save_download
+from app.browser.transfer import TransferGlue, save_download
 from app.domain import LexicalError
 from app.saving import SaveStatus
 from app.tasks import start_now

@@ -8,6 +8,7 @@ browser's performance timeline.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -83,6 +84,13 @@ class Region:
                     for child in patch.nodes:
                         node.appendChild(to_dom(child))
         return True
+
+
+async def repaint() -> None:
+    """Return once the browser has painted: after the next animation frame, a new task."""
+    frame = js.Promise.new(lambda resolve, _reject: js.requestAnimationFrame(resolve))
+    await frame
+    await asyncio.sleep(0)
 
 
 def by_id(element_id: str) -> Any:

@@ -13,7 +13,7 @@ import js
 from pyodide.ffi import create_once_callable, to_js
 
 from app.browser.commands import Command
-from app.browser.dom import by_id, data, found, js_object, replace_children
+from app.browser.dom import by_id, data, found, js_object, repaint, replace_children
 from app.browser.page_parts import Applies, Runs, Spawns
 from app.store.transfer import MAX_FILE_BYTES, load_readers
 from app.store.transfer.steps import Progress
@@ -40,13 +40,6 @@ def save_download(download: Download) -> None:
     link.click()
     link.remove()
     js.setTimeout(create_once_callable(lambda: js.URL.revokeObjectURL(url)), REVOKE_AFTER_MS)
-
-
-async def repaint() -> None:
-    """Return once the browser has painted: after the next animation frame, a new task."""
-    frame = js.Promise.new(lambda resolve, _reject: js.requestAnimationFrame(resolve))
-    await frame
-    await asyncio.sleep(0)
 
 
 class TransferPage(Applies, Runs, Spawns, Protocol):
