@@ -138,9 +138,10 @@ def place_wheels(section: dict[str, Any]) -> None:
 
 def compile_stdlib(pyodide_dir: Path) -> None:
     """Add each standard library module's bytecode beside its source in Pyodide's
-    python_stdlib.zip. Pyodide ships the sources alone, so every page load compiled each
-    standard module the app imports again (about 150 ms of startup in the browser);
-    zipimport reads a `x.pyc` beside `x.py` like app.zip's (pycompile.py)."""
+    python_stdlib.zip. Pyodide ships the sources alone, so every page load compiled again
+    each standard module that Pyodide's own start and the app import (time to ready went
+    from 2.7 to 1.4 s warm, decision 001); zipimport reads a `x.pyc` beside `x.py`, as for
+    app.zip (pycompile.py)."""
     archive = pyodide_dir / STDLIB_ZIP
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp)
