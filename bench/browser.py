@@ -210,14 +210,16 @@ def profile(
 
 
 class Heap:
-    """Samples the page's memory over CDP (Runtime.getHeapUsage): the V8 JS heap, and the
-    ArrayBuffer backing stores, which hold Pyodide's WebAssembly memory (Python objects and
-    the SQLite database)."""
+    """Samples the page's memory: over CDP (Runtime.getHeapUsage) the V8 JS heap and the
+    ArrayBuffer backing stores V8 counts, and from Pyodide the size of its WebAssembly memory
+    (Python objects and the SQLite database), which that count leaves out."""
 
     def __init__(self, page: Page) -> None:
+        self._page = page
         self._cdp = page.context.new_cdp_session(page)
         self.js: list[float] = []
         self.buffers: list[float] = []
+        self.wasm: list[float] = []
 
     def sample(self, *, collect: bool = False) -> None:
         """One sample; `collect` runs V8's garbage collector first, so what is left is what
@@ -227,3 +229,4 @@ class Heap:
         usage = self._cdp.send("Runtime.getHeapUsage")
         self.js.append(usage["usedSize"] / 1e6)
         self.buffers.append(usage.get("backingStorageSize", 0) / 1e6)
+        self.wasm.append(float(self._page.evaluate("__bench.wasmMemory()")))

@@ -7,6 +7,20 @@
   const probe = { readyAt: null };
   window.__bench = probe;
 
+  // The Pyodide API PyScript started. PyScript's hooks are read from its own module once the
+  // document is parsed (importing it any earlier, from here, stops PyScript from starting).
+  probe.pyodide = null;
+  if (location.pathname === "/") {
+    addEventListener("DOMContentLoaded", () => {
+      import("/static/vendor/pyscript/core.js").then(({ hooks }) => {
+        hooks.main.onReady.add((wrap) => { probe.pyodide = wrap.interpreter; });
+      });
+    });
+  }
+  // The size of Pyodide's WebAssembly memory in MB (Python's heap and SQLite's database); CDP's
+  // ArrayBuffer figure does not include it.
+  probe.wasmMemory = () => (probe.pyodide ? probe.pyodide._module.HEAP8.length / 1e6 : 0);
+
   // Time to ready: when the page sets data-ready="true" on <html> (which does not exist yet
   // when this runs, hence the whole document is watched).
   let settle = null;

@@ -203,7 +203,7 @@ def large(
         )
         heap.sample()
         out["snapshot"] = _measures(page, "lexical:snapshot")
-        out["heap"], out["buffers"] = heap.js, heap.buffers
+        out["heap"], out["buffers"], out["wasm"] = heap.js, heap.buffers, heap.wasm
     return _figures(out, workload)
 
 
@@ -347,10 +347,18 @@ def _figures(out: dict[str, Any], workload: Workload) -> list[Figure]:
         ),
         summarise(
             "buffers.peak",
-            "Peak ArrayBuffer memory (Pyodide: Python + SQLite)",
+            "Peak ArrayBuffer memory V8 counts (IndexedDB's data on its way, not Pyodide's)",
             out["buffers"],
             q=100,
             unit="MB",
             note="CDP Runtime.getHeapUsage backingStorageSize, sampled after every step",
+        ),
+        summarise(
+            "wasm.peak",
+            f"Pyodide's WebAssembly memory (Python + SQLite), {words} words",
+            out["wasm"],
+            q=100,
+            unit="MB",
+            note="its size after every step; it never shrinks",
         ),
     ]

@@ -4,10 +4,10 @@
 // result (after a push-to-talk release, or when `say` delivers one), when the page
 // starts the chat request (window.fetch), and when the page hands an utterance to
 // speechSynthesis.speak; the app's own "lexical:voice-sentence" marks say when a streamed
-// sentence was queued for speech. It also keeps the Pyodide API PyScript started, for counting
-// the proxies a hundred turns leave alive.
+// sentence was queued for speech. It counts the proxies a hundred turns leave alive through the
+// Pyodide API bench/probe.js keeps.
 (() => {
-  const voice = { finals: [], requests: [], spoken: [], final: null, pyodide: null };
+  const voice = { finals: [], requests: [], spoken: [], final: null };
   window.__benchVoice = voice;
 
   // A push-to-talk turn as a real recogniser ends one: the user releases the button, the page
@@ -63,20 +63,12 @@
 
   // Python's garbage collected first, so only proxies something still holds are counted:
   // PyProxies created since `traceProxies()` and not destroyed, and JS values Python holds.
-  voice.traceProxies = () => voice.pyodide._module.enable_pyproxy_allocation_tracing();
+  voice.traceProxies = () => window.__bench.pyodide._module.enable_pyproxy_allocation_tracing();
   voice.proxies = () => {
-    voice.pyodide.runPython("import gc; gc.collect()");
-    const module = voice.pyodide._module;
+    const pyodide = window.__bench.pyodide;  // bench/probe.js keeps it
+    pyodide.runPython("import gc; gc.collect()");
+    const module = pyodide._module;
     return { pyproxies: module.pyproxy_alloc_map.size, jsrefs: module._hiwire_num_refs() };
   };
 
-  // PyScript's hooks are read from its own module once the document is parsed (importing it
-  // any earlier, from here, stops PyScript from starting).
-  if (location.pathname === "/") {
-    addEventListener("DOMContentLoaded", () => {
-      import("/static/vendor/pyscript/core.js").then(({ hooks }) => {
-        hooks.main.onReady.add((wrap) => { voice.pyodide = wrap.interpreter; });
-      });
-    });
-  }
 })();
