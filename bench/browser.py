@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, Playwright
-from playwright.sync_api import Error as PlaywrightError
 
 from app.store import Store
 from app.store.durability import SnapshotRecord
@@ -139,16 +138,7 @@ class Profile:
         """A new page at `path`, returned once it is ready (data-ready="true"). A renderer
         that crashes while loading (seen once in a while on this shared machine, in the app
         and the bare page alike) is tried again once, and said so; a second crash fails."""
-        page = self.context.new_page()
-        try:
-            self._load(page, path)
-        except PlaywrightError as exc:
-            if "crashed" not in str(exc):
-                raise
-            print(f"bench: the page crashed while loading {path}; again", file=sys.stderr)
-            page = self.context.new_page()
-            self._load(page, path)
-        return page
+        return chromium.loaded(self.context.new_page, lambda page: self._load(page, path), path)
 
     def _load(self, page: Page, path: str) -> None:
         page.goto(self.base_url + path)

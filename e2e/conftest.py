@@ -124,10 +124,11 @@ def context(browser: Browser, guard: Guard) -> Iterator[BrowserContext]:
 
 
 def open_app(context: BrowserContext, base_url: str, path: str = "/") -> Page:
-    page = context.new_page()
-    page.goto(base_url + path)
-    page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
-    return page
+    def load(page: Page) -> None:
+        page.goto(base_url + path)
+        page.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
+
+    return chromium.loaded(context.new_page, load, path)
 
 
 def reload(page: Page) -> None:
