@@ -135,9 +135,8 @@ class Profile:
             self.outside.append(url)
 
     def open(self, path: str) -> Page:
-        """A new page at `path`, returned once it is ready (data-ready="true"). A renderer
-        that crashes while loading (seen once in a while on this shared machine, in the app
-        and the bare page alike) is tried again once, and said so; a second crash fails."""
+        """A new page at `path`, returned once it is ready (data-ready="true"); a renderer
+        crash while it loads is tried once more (scripts/chromium.loaded)."""
         return chromium.loaded(self.context.new_page, lambda page: self._load(page, path), path)
 
     def _load(self, page: Page, path: str) -> None:

@@ -41,6 +41,7 @@ def loaded(new_page: Callable[[], Page], load: Callable[[Page], None], what: str
         if "crashed" not in str(exc):
             raise
         print(f"chromium: the page crashed while loading {what}; loading it again", file=sys.stderr)
+        page.close()
         page = new_page()
         load(page)
     return page

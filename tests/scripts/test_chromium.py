@@ -10,15 +10,24 @@ from playwright.sync_api import Error
 from scripts import chromium
 
 
+class StandInPage(int):
+    """A numbered page that can be closed."""
+
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
 class Pages:
     """Hands out numbered stand-in pages; loading fails with `failures`, one per load."""
 
     def __init__(self, *failures: str) -> None:
         self.failures = list(failures)
-        self.made: list[int] = []
+        self.made: list[StandInPage] = []
 
     def new(self) -> Any:
-        self.made.append(len(self.made) + 1)
+        self.made.append(StandInPage(len(self.made) + 1))
         return self.made[-1]
 
     def load(self, _page: Any) -> None:
@@ -31,6 +40,7 @@ def test_a_crash_while_loading_is_tried_once_more_in_a_new_page(
 ) -> None:
     pages = Pages("Page.wait_for_function: Target crashed")
     assert chromium.loaded(pages.new, pages.load, "/") == 2
+    assert pages.made[0].closed  # the crashed one is not left open
     assert "crashed while loading /" in capsys.readouterr().err
 
 
