@@ -57,6 +57,7 @@ def test_folder_tree_words_edit_delete_and_undo(app: Page) -> None:
     add_word(app, "célula", ["cell"], lang="es-mx")
     add_word(app, "ribosome", ["makes proteins"])
     expect(words_heading(app, 3)).to_be_visible()
+    expect(add_form(app).get_by_label("Term")).to_have_value("")  # the form comes back empty
     expect(app.get_by_text("0 subfolders · 3 words · 0 notes")).to_be_visible()
 
     mito = word_item(app, "mitochondrion")
@@ -70,7 +71,9 @@ def test_folder_tree_words_edit_delete_and_undo(app: Page) -> None:
     # The sidebar count follows: Biology counts the words of its subfolders.
     expect(tree_link(app, "🧬 Biology")).to_have_accessible_name("🧬 Biology, 3 words")
 
-    # Inline edit: Edit -> change -> Save word.
+    # Inline edit: Edit -> change -> Save word. A word half-typed into the add form meanwhile
+    # stays there.
+    add_form(app).get_by_label("Term").fill("nucle")
     app.get_by_role("button", name="Edit mitochondrion").click()
     form = app.get_by_role("form", name="Edit mitochondrion")
     expect(form.get_by_label("Term")).to_be_focused()
@@ -81,6 +84,7 @@ def test_folder_tree_words_edit_delete_and_undo(app: Page) -> None:
     expect(mito.get_by_role("listitem")).to_have_text(
         ["powerhouse of the cell", "site of respiration"]
     )
+    expect(add_form(app).get_by_label("Term")).to_have_value("nucle")
 
     # Delete, then Undo with the toolbar button.
     app.get_by_role("button", name="Delete ribosome").click()

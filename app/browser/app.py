@@ -42,6 +42,7 @@ from app.saving import SaveStatus
 from app.tasks import start_now
 from app.text.nodes import h
 from app.ui.controller import Controller
+from app.ui.diff import Fresh, the_form
 from app.ui.folder_view import READ_ONLY_STUDY
 from app.ui.routes import Route
 from app.ui.update import Download, Update
@@ -55,6 +56,7 @@ TOAST_SECONDS = 5.0
 INPUT_DEBOUNCE_SECONDS = 0.15
 COUNTS_DELAY_SECONDS = 0.25  # after a grade, the sidebar's counts wait until the card is painted
 REVEAL_FRAMES = 12  # enough to settle a row among rows of any height; bounded all the same
+FORM_ERROR = '[data-role="form-error"]'  # a form's slot for what went wrong (app.ui.widgets)
 
 
 def _form_data(form: Any) -> dict[str, str]:
@@ -80,6 +82,13 @@ def _caret(element: Any) -> tuple[str, int, int] | None:
 def _restore_caret(target: Any, caret: tuple[str, int, int] | None) -> None:
     if caret is not None and str(target.id) == caret[0]:
         target.setSelectionRange(caret[1], caret[2])
+
+
+def _hide_form_errors(container: Any) -> None:
+    """A redraw answers the messages shown in its forms (they spoke of the page before it). A
+    form drawn as before keeps its DOM (app.ui.diff), so the message is hidden here."""
+    for slot in js.Array.from_(container.querySelectorAll(f"{FORM_ERROR}:not([hidden])")):
+        slot.hidden = True
 
 
 def _typed_into(target: Any) -> bool:
@@ -184,7 +193,9 @@ class Page:
         if needs_scheduler and not self.study_runtime.ready:
             self._later(lambda: self.run(action, item_id, data))
             return
-        self.apply(self.controller.dispatch(action, item_id, data))
+        # The form that asked for it comes back as new (emptied after "Add word"); other forms
+        # keep what was typed into them.
+        self.apply(self.controller.dispatch(action, item_id, data), the_form(action, item_id))
 
     def _later(self, then: Callable[[], None]) -> None:
         """Load the study runtime (py-fsrs), then carry on with what was asked."""
@@ -202,7 +213,7 @@ class Page:
 
         self.spawn(load_then())
 
-    def apply(self, update: Update) -> None:
+    def apply(self, update: Update, fresh: Fresh | None = None) -> None:
         caret = _caret(js.document.activeElement)
         if update.close_dialog and self.dialog.open:
             self.dialog.close()
@@ -220,7 +231,7 @@ class Page:
         if update.navigate is not None and update.navigate != (js.location.hash or "#/"):
             js.location.hash = update.navigate  # hashchange renders the new place
         else:
-            self._render(update)
+            self._render(update, fresh)
         self._announce(update)
         if update.counts:
             self._redraw_counts_soon()
@@ -298,14 +309,14 @@ class Page:
         if update.toast:
             self.show_toast(update.toast, undo=update.offer_undo)
 
-    def _render(self, update: Update) -> None:
+    def _render(self, update: Update, fresh: Fresh | None = None) -> None:
         tree, main = self.controller.render(tree=update.tree, main=update.main)
-        if tree is not None:
-            self.tree_region.show(tree)
-        if main is not None:
-            self.main_region.show(main)
-            if self.controller.state.route.view == "stats":
-                self._draw_charts()
+        for region, view in ((self.tree_region, tree), (self.main_region, main)):
+            if view is not None:
+                region.show(view, fresh)
+                _hide_form_errors(region.element)
+        if main is not None and self.controller.state.route.view == "stats":
+            self._draw_charts()
 
     async def _reveal(self, selector: str) -> None:
         """Scroll a linked row into view so that it stays there. Rows not drawn yet only have
@@ -358,7 +369,7 @@ class Page:
 
     def show_error(self, message: str) -> None:
         form = self._last_form
-        slot = form.querySelector('[data-role="form-error"]') if found(form) else None
+        slot = form.querySelector(FORM_ERROR) if found(form) else None
         if found(slot) and form.isConnected:
             slot.textContent = message
             slot.hidden = False
@@ -445,7 +456,7 @@ class Page:
             return
         event.preventDefault()
         self._last_form = form
-        slot = form.querySelector('[data-role="form-error"]')
+        slot = form.querySelector(FORM_ERROR)
         if found(slot):
             slot.hidden = True
         fields = _form_data(form)

@@ -17,7 +17,7 @@ import js
 from pyodide.ffi import JsNull, jsnull, to_js
 
 from app.text.nodes import El, Node
-from app.ui.diff import Replace, diff
+from app.ui.diff import Fresh, Replace, diff
 
 if TYPE_CHECKING:
     from typing import TypeIs  # Python 3.13+: only the checker needs it (tests run on 3.11)
@@ -63,16 +63,17 @@ class Region:
         """The tree on screen (None until the first `show`)."""
         return self._shown
 
-    def show(self, view: El) -> None:
-        if view is self._shown:  # the controller kept the same view: nothing changed
+    def show(self, view: El, fresh: Fresh | None = None) -> None:
+        """Draw `view`; elements `fresh` picks are drawn anew even if unchanged (app.ui.diff)."""
+        if view is self._shown and fresh is None:  # the controller kept the same view
             return
-        if self._shown is None or not self._patched(self._shown, view):
+        if self._shown is None or not self._patched(self._shown, view, fresh):
             replace_children(self.element, view)
         self._shown = view
 
-    def _patched(self, old: El, new: El) -> bool:
+    def _patched(self, old: El, new: El, fresh: Fresh | None) -> bool:
         with measured("dom"):
-            for patch in diff(old, new):
+            for patch in diff(old, new, fresh):
                 node = self.element.firstChild
                 for index in patch.path:
                     node = node.childNodes.item(index) if found(node) else None

@@ -8,7 +8,8 @@ from pyodide.ffi import jsnull
 
 from app.browser import dom
 from app.browser.dom import Region, by_id, data, found, js_object, measured, replace_children
-from app.text.nodes import h
+from app.text.nodes import El, h
+from app.ui.diff import the_form
 from tests.browser.fakes import Document, Element
 
 
@@ -36,6 +37,24 @@ def test_a_region_replaces_only_what_changed(document: Document) -> None:
     assert [li.text for li in items] == ["one", "TWO", "three"]
     assert items[0] is first
     assert items[1] is second  # only the changed text was replaced
+
+
+def test_a_redraw_keeps_typed_text_except_in_the_form_whose_action_ran(document: Document) -> None:
+    def page(heading: str) -> El:
+        return h(
+            "div",
+            {},
+            h("h1", {}, heading),
+            h("form", {"data-action": "save-word"}, h("input", {"name": "term"})),
+        )
+
+    region = Region(document.body)
+    region.show(page("Verbs"))
+    document.body.querySelector("input").value = "half-typed"
+    region.show(page("Verbs (1)"))  # redrawn for another reason
+    assert document.body.querySelector("input").value == "half-typed"
+    region.show(page("Verbs (2)"), the_form("save-word", None))
+    assert document.body.querySelector("input").value == ""
 
 
 def test_a_region_rebuilds_when_the_page_was_changed_under_it(document: Document) -> None:

@@ -1,5 +1,6 @@
-"""Region updates: the patches between two renders rebuild exactly the new tree, touch only
-what changed, and never reuse a form control (its live state would leak into the new view)."""
+"""Region updates: the patches between two renders rebuild exactly the new tree and touch only
+what changed. A form control drawn the same way is kept with what the user typed into it,
+except in the form whose action just ran, which comes back as a new form does."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.text.nodes import El, Node, h
-from app.ui.diff import Append, Patch, Replace, diff
+from app.ui.diff import Append, Patch, Replace, diff, the_form
 
 
 def apply(root: Node, patches: list[Patch]) -> Node:
@@ -40,9 +41,29 @@ def _folder(terms: list[str], *, editing: int | None = None) -> El:
     return h("div", None, h("h1", None, "Folder"), h("form", None, h("input")), h("ul", None, rows))
 
 
-def test_an_unchanged_region_needs_nothing_but_its_forms() -> None:
-    view = _folder(["a", "b", "c"])
-    assert diff(view, _folder(["a", "b", "c"])) == [Replace((1,), view.children[1])]
+def test_an_unchanged_region_needs_nothing_and_keeps_what_was_typed_in_its_forms() -> None:
+    assert diff(_folder(["a", "b", "c"]), _folder(["a", "b", "c"])) == []
+
+
+def test_the_form_whose_action_ran_is_drawn_afresh() -> None:
+    def page(*forms: El) -> El:
+        return h("div", None, h("h1", None, "Folder"), *forms)
+
+    add = h("form", {"data-action": "save-word"}, h("input", {"name": "term"}))
+    edit = h("form", {"data-action": "save-word", "data-id": 7}, h("input", {"value": "x"}))
+    old, new = page(add, edit), page(add, edit)
+    assert diff(old, new, the_form("save-word", None)) == [Replace((1,), add)]
+    assert diff(old, new, the_form("save-word", "7")) == [Replace((2,), edit)]
+    assert diff(old, new, the_form("edit-word", "7")) == []
+    # Inside another live element (an open <details>) the whole element is drawn again.
+    folded = page(h("details", None, h("summary", None, "More"), add))
+    assert diff(folded, folded, the_form("save-word", None)) == [Replace((1,), folded.children[1])]
+
+
+def test_a_form_drawn_differently_is_replaced() -> None:
+    before = h("div", None, h("form", None, h("input", {"value": "cat"})))
+    after = h("div", None, h("form", None, h("input", {"value": "cats"})))
+    assert diff(before, after) == [Replace((0,), after.children[0])]
 
 
 def test_editing_one_row_replaces_only_that_row() -> None:
@@ -83,8 +104,38 @@ def _trees() -> st.SearchStrategy[Node]:
     )
 
 
-@settings(max_examples=200, deadline=None)
-@given(_trees(), _trees())
-def test_patches_always_rebuild_the_new_tree(old: Node, new: Node) -> None:
+@settings(max_examples=300, deadline=None)
+@given(_trees(), _trees(), st.sampled_from([None, "1", "2"]))
+def test_patches_always_rebuild_the_new_tree(old: Node, new: Node, fresh: str | None) -> None:
     root_old, root_new = h("div", None, old), h("div", None, new)
-    assert apply(root_old, diff(root_old, root_new)) == root_new
+    patches = diff(root_old, root_new, the_form("go", fresh) if fresh else None)
+    assert apply(root_old, patches) == root_new
+
+
+def _forms(node: Node) -> list[El]:
+    if isinstance(node, str):
+        return []
+    own = [node] if node.tag == "form" and node.attrs.get("data-action") == "go" else []
+    return own + [form for child in node.children for form in _forms(child)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_trees())
+def test_the_form_whose_action_ran_is_always_in_a_replaced_subtree(tree: Node) -> None:
+    def submitted(node: Node) -> Node:
+        if isinstance(node, str):
+            return node
+        attrs = {**node.attrs, "data-action": "go"} if node.tag == "form" else node.attrs
+        return El(node.tag, attrs, tuple(submitted(c) for c in node.children))
+
+    root = h("div", None, submitted(tree))
+    replaced = [p.node for p in diff(root, root, the_form("go", None)) if isinstance(p, Replace)]
+    for form in _forms(root):
+        assert any(form is n or form in _subtrees(n) for n in replaced)
+    assert all(isinstance(n, El) and n.live for n in replaced)
+
+
+def _subtrees(node: Node) -> list[Node]:
+    if isinstance(node, str):
+        return []
+    return [c for child in node.children for c in (child, *_subtrees(child))]
