@@ -62,6 +62,7 @@ class SaveQueue:
         self._worker: asyncio.Future[None] | None = None
         self._chore: asyncio.Future[None] | None = None
         self._chore_waiting = False
+        self._on_written: list[Callable[[], None]] = []
 
     @property
     def pending(self) -> int:
@@ -74,6 +75,15 @@ class SaveQueue:
             self._chore.cancel()  # still editing: the housekeeping waits for the next pause
         if self._worker is None or self._worker.done():
             self._worker = self._start(self._drain())
+
+    def when_written(self, callback: Callable[[], None]) -> None:
+        """Call `callback` on the loop's next turn once everything queued so far is written
+        (so "Saved" is shown first, and a failing callback cannot stop the queue); a failing
+        write keeps it waiting, as it keeps "Saved" waiting."""
+        if self._pending:
+            self._on_written.append(callback)
+        else:
+            asyncio.get_running_loop().call_soon(callback)
 
     async def flush(self) -> None:
         """Wait until everything queued so far is written (or has failed once) and any
@@ -99,6 +109,9 @@ class SaveQueue:
                 continue
             self._pending.popleft()
         self._on_status(SaveStatus("saved", "Saved"))
+        waiting, self._on_written = self._on_written, []
+        for callback in waiting:
+            asyncio.get_running_loop().call_soon(callback)
         # One housekeeping at a time: one still running is followed after the next edit.
         if self._when_saved is not None and (self._chore is None or self._chore.done()):
             self._chore = asyncio.ensure_future(self._housekeep(self._when_saved))

@@ -175,13 +175,15 @@
       records.some((r) => r.attributeName === "data-state" && r.oldValue === "saving");
   };
 
-  // Submit a form; `shown` is when the submit handler has redrawn the page, `durable` when
+  // Submit a form; `shown` is when the page under #main was redrawn (an edit is drawn once
+  // its log entry is written, decision 024), `painted` the frame after that, `durable` when
   // the status says Saved (the operation-log write committed in IndexedDB).
   async function submitUntilSaved(form) {
     const start = now();
     const durable = probe.until($("#save-status"), saved, "Saved");
+    const redrawn = probe.until($("#main"), () => true, "the redraw");
     form.requestSubmit();
-    const shown = now();
+    const shown = await redrawn;
     const painted = await probe.painted();
     const done = await durable;
     return { shown: shown - start, painted: painted - start, durable: done - start };

@@ -154,3 +154,63 @@ def test_an_edit_during_housekeeping_is_saved_at_once_and_housekeeping_never_ove
     asyncio.run(run())
     assert written == ["a", "b"]
     assert running == []
+
+
+def test_when_written_calls_back_after_saved_and_waits_through_failures() -> None:
+    events: list[str] = []
+    failures = {"b": 1}
+    sleep = Sleeper()
+
+    async def persist(cs: Changeset) -> None:
+        await asyncio.sleep(0)
+        if failures.get(cs.label):
+            failures[cs.label] -= 1
+            raise LexicalError("storage is full")
+        events.append(f"wrote {cs.label}")
+
+    async def run() -> None:
+        queue = SaveQueue(persist, lambda s: events.append(s.state), sleep=sleep)
+        queue.when_written(lambda: events.append("nothing was waiting"))
+        await asyncio.sleep(0)
+        queue.push(changeset("a"))
+        queue.push(changeset("b"))
+        queue.when_written(lambda: events.append("redraw"))
+        await queue.flush()
+        await asyncio.sleep(0)
+
+    asyncio.run(run())
+    # Called only once "b" is written after its retry, and after "Saved" is said.
+    assert events == [
+        "nothing was waiting",
+        "saving",
+        "saving",
+        "wrote a",
+        "error",
+        "wrote b",
+        "saved",
+        "redraw",
+    ]
+
+
+def test_a_failing_callback_does_not_stop_the_queue() -> None:
+    written: list[str] = []
+
+    async def persist(cs: Changeset) -> None:
+        written.append(cs.label)
+
+    def broken() -> None:
+        raise RuntimeError("a redraw failed")
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, _context: None)
+        queue = SaveQueue(persist, lambda _s: None)
+        queue.push(changeset("a"))
+        queue.when_written(broken)
+        await queue.flush()
+        await asyncio.sleep(0)
+        queue.push(changeset("b"))
+        await queue.flush()
+
+    asyncio.run(run())
+    assert written == ["a", "b"]

@@ -36,6 +36,7 @@ from app.browser.pronounce import SpeechGlue
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
+from app.browser.timers import Timeout
 from app.browser.transfer import TransferGlue, save_download
 from app.domain import LexicalError
 from app.saving import SaveStatus
@@ -55,6 +56,9 @@ if TYPE_CHECKING:
 TOAST_SECONDS = 5.0
 INPUT_DEBOUNCE_SECONDS = 0.15
 COUNTS_DELAY_SECONDS = 0.25  # after a grade, the sidebar's counts wait until the card is painted
+# An edit's redraw waits for its log entry to be written, but never longer than this: about
+# the limit of what still feels instant.
+REDRAW_WAIT_SECONDS = 0.1
 REVEAL_FRAMES = 12  # enough to settle a row among rows of any height; bounded all the same
 FORM_ERROR = '[data-role="form-error"]'  # a form's slot for what went wrong (app.ui.widgets)
 
@@ -138,6 +142,10 @@ class Page:
         self.assistant: Assistant | None = None  # attached after the first screen (session.py)
         self.drill: DrillGlue | None = None  # the hands-free drill, loaded with it too
         self.last_screen = LastScreen(self._screen)  # painted at the next start (warm.js)
+        # The save queue's when_written (session.py): an edit's redraw waits for its log entry.
+        self.when_written: Callable[[Callable[[], None]], None] | None = None
+        self._after_save: list[tuple[Update, Fresh | None]] = []
+        self._redraw_wait: Timeout | None = None
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -193,9 +201,37 @@ class Page:
         if needs_scheduler and not self.study_runtime.ready:
             self._later(lambda: self.run(action, item_id, data))
             return
+        store = self.controller.store
+        written = store.version
+        update = self.controller.dispatch(action, item_id, data)
         # The form that asked for it comes back as new (emptied after "Add word"); other forms
         # keep what was typed into them.
-        self.apply(self.controller.dispatch(action, item_id, data), the_form(action, item_id))
+        fresh = the_form(action, item_id)
+        if store.version != written and self.when_written is not None:
+            self._apply_when_written(update, fresh)
+        else:
+            self.apply(update, fresh)
+
+    def _apply_when_written(self, update: Update, fresh: Fresh) -> None:
+        """Redraw after an edit once its log entry is written (a few milliseconds), or after
+        REDRAW_WAIT_SECONDS if storage is slower (decision 024). A redraw in the handler made
+        Chromium paint a frame before it delivered IndexedDB's commit, which put a whole frame
+        of drawing between every edit and "Saved"; this way the page shows an edit as it is
+        saved, and nothing asks for a frame before the commit but the status line."""
+        self._after_save.append((update, fresh))
+        if len(self._after_save) > 1:
+            return
+        self._redraw_wait = Timeout(REDRAW_WAIT_SECONDS, self._apply_waiting)
+        assert self.when_written is not None
+        self.when_written(self._apply_waiting)
+
+    def _apply_waiting(self) -> None:
+        if self._redraw_wait is not None:
+            self._redraw_wait.cancel()
+            self._redraw_wait = None
+        waiting, self._after_save = self._after_save, []
+        for update, fresh in waiting:
+            self._apply_now(update, fresh)
 
     def _later(self, then: Callable[[], None]) -> None:
         """Load the study runtime (py-fsrs), then carry on with what was asked."""
@@ -214,6 +250,10 @@ class Page:
         self.spawn(load_then())
 
     def apply(self, update: Update, fresh: Fresh | None = None) -> None:
+        self._apply_waiting()  # an edit's redraw still waiting comes first, in order
+        self._apply_now(update, fresh)
+
+    def _apply_now(self, update: Update, fresh: Fresh | None) -> None:
         caret = _caret(js.document.activeElement)
         if update.close_dialog and self.dialog.open:
             self.dialog.close()

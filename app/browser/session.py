@@ -83,6 +83,7 @@ class Session:
     def become_writer(self) -> None:
         self.controller.read_only = None
         self.controller.store.subscribe(self.queue.push)
+        self.page.when_written = self.queue.when_written
         self.controller.store.subscribe(lambda _changes: self.page.shortcuts.undo.changed())
         self.page.show_status(SaveStatus("saved", "Saved"))
         self.page.spawn(self._make_room())

@@ -296,6 +296,11 @@ class Store:
         return self._history.redo()
 
     @property
+    def version(self) -> int:
+        """Grows with every write to the collection (tells a caller that an action wrote)."""
+        return self._history.version
+
+    @property
     def can_undo(self) -> bool:
         return self._history.undo_label is not None
 

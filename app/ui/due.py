@@ -28,6 +28,7 @@ class DueCounts:
         self._utc_offset = utc_offset
         self._rollup: RollUp | None = None
         self._key: tuple[object, ...] = ()
+        self._total: tuple[tuple[object, ...], DueCount] | None = None  # for _key
         self._listening: Store | None = None
         # While paused (the first screen at startup) there are no counts yet: reading them
         # at 100,000 words takes longer than drawing the rest, so they follow just after.
@@ -53,7 +54,14 @@ class DueCounts:
         return self._rollup.counts
 
     def total(self, now: int, rows: Sequence[TreeRow]) -> DueCount:
-        return collection_due(self.counts(now, rows), rows)
+        """The whole collection's counts (the top bar's, after every redraw): summed again only
+        when the counts changed, which at 2,000 folders saves a millisecond an edit."""
+        counts = self.counts(now, rows)
+        if self.paused:
+            return collection_due(counts, rows)
+        if self._total is None or not _same(self._total[0], self._key):
+            self._total = (self._key, collection_due(counts, rows))
+        return self._total[1]
 
     def _listen(self, store: Store) -> None:
         if self._listening is not store:

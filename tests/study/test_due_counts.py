@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.domain import NewWord, WordPatch
-from app.store.due_counts import RollUp, read_parts
+from app.store.due_counts import RollUp, collection_due, read_parts
 from app.store.study_queries import effective_options, stored_options
 from app.study.model import Rating, StudyOptions
 from app.studying.session import StudySession
@@ -37,9 +37,16 @@ def test_counts_after_grades_match_a_fresh_read(ratings: list[int], new_per_day:
             break
         session.reveal()
         session.grade(Rating(rating))
-        assert counter.counts(clock.now, store.folder_tree()) == _fresh(store, counter, clock.now)
+        _check(store, counter, clock.now)
     session.undo()
-    assert counter.counts(clock.now, store.folder_tree()) == _fresh(store, counter, clock.now)
+    _check(store, counter, clock.now)
+
+
+def _check(store, counter: DueCounts, now: int) -> None:  # type: ignore[no-untyped-def]
+    """Both the folders' counts and the top bar's total (kept between redraws) are current."""
+    fresh, rows = _fresh(store, counter, now), store.folder_tree()
+    assert counter.counts(now, rows) == fresh
+    assert counter.total(now, rows) == collection_due(fresh, rows)
 
 
 def test_words_added_emptied_or_moved_change_the_counts() -> None:
@@ -51,9 +58,11 @@ def test_words_added_emptied_or_moved_change_the_counts() -> None:
     assert counter.counts(clock.now, store.folder_tree())[a.id].new == 2
     store.add_word(NewWord(folder_id=a.id, term="sin", meanings=[]))
     assert counter.counts(clock.now, store.folder_tree())[a.id].new == 2
+    assert counter.total(clock.now, store.folder_tree()).new == 2
     word = store.find_words("perro")[0]
     store.update_word(word.id, WordPatch(meanings=[]))
     assert counter.counts(clock.now, store.folder_tree())[a.id].new == 1
+    assert counter.total(clock.now, store.folder_tree()).new == 1
     store.move_words([store.find_words("gato")[0].id], b.id)
     counts = counter.counts(clock.now, store.folder_tree())
     assert (counts[a.id].new, counts[b.id].new) == (0, 1)
