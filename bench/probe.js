@@ -175,13 +175,13 @@
       records.some((r) => r.attributeName === "data-state" && r.oldValue === "saving");
   };
 
-  // Submit a form; `shown` is when the page under #main was redrawn (an edit is drawn once
-  // its log entry is written, decision 024), `painted` the frame after that, `durable` when
-  // the status says Saved (the operation-log write committed in IndexedDB).
-  async function submitUntilSaved(form) {
+  // Submit a form; `shown` is when the page was redrawn for it (`drawn` says so; an edit is
+  // drawn once its log entry is written, decision 024), `painted` the frame after that,
+  // `durable` when the status says Saved (the operation-log write committed in IndexedDB).
+  async function submitUntilSaved(form, drawn) {
     const start = now();
     const durable = probe.until($("#save-status"), saved, "Saved");
-    const redrawn = probe.until($("#main"), () => true, "the redraw");
+    const redrawn = probe.until(document.body, drawn, "the redraw");
     form.requestSubmit();
     const shown = await redrawn;
     const painted = await probe.painted();
@@ -196,7 +196,8 @@
     $(`#word-${id} [data-action="edit-word"]`).click();
     await probe.painted();
     $(`#word-${id}-meanings`).value = meanings;
-    return submitUntilSaved($(`form[data-action="save-word"][data-id="${id}"]`));
+    const form = $(`form[data-action="save-word"][data-id="${id}"]`);
+    return submitUntilSaved(form, () => !form.isConnected);
   };
 
   // Bulk paste `text` into the open folder: time the preview, then add and wait for Saved.
@@ -207,7 +208,8 @@
     const preview = await timed($("#bulk-preview"),
       () => document.querySelector('[data-role="bulk-summary"]') !== null, "bulk preview",
       () => area.dispatchEvent(new InputEvent("input", { bubbles: true })));
-    const result = await submitUntilSaved($('form[data-action="bulk-add"]'));
+    const dialog = $("#dialog");
+    const result = await submitUntilSaved($('form[data-action="bulk-add"]'), () => !dialog.open);
     if ($("#dialog").open) throw new Error(`bench: bulk add failed: ${$("#dialog").textContent}`);
     return { preview, ...result };
   };
