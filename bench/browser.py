@@ -23,7 +23,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page, Playwright
 
 from app.store import Store
-from app.store.durability import SnapshotRecord
+from app.store.durability import PIECE_BYTES, SLOTS, SnapshotRecord
 from bench.server import DATA_PREFIX
 from scripts import chromium
 from scripts.serve import ROOT
@@ -33,7 +33,7 @@ BOOT_TIMEOUT_MS = 180_000
 BLANK = "blank.html"
 
 # Writes a snapshot record the way app/browser/idb.py stores one (same database and stores).
-SEED_JS = """async ({url, meta, names}) => {
+SEED_JS = """async ({url, meta, names, piece, slots}) => {
   const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
   const db = await new Promise((resolve, reject) => {
     const request = indexedDB.open(names.DB_NAME, names.DB_VERSION);
@@ -45,8 +45,17 @@ SEED_JS = """async ({url, meta, names}) => {
     request.onerror = () => reject(request.error);
   });
   await new Promise((resolve, reject) => {
+    // As the app writes a snapshot: its data in pieces, then the header that counts them; in
+    // both slots, as in a collection saved a few times.
     const tx = db.transaction(names.SNAPSHOTS, "readwrite", {durability: "strict"});
-    tx.objectStore(names.SNAPSHOTS).put({...meta, data: bytes});
+    const store = tx.objectStore(names.SNAPSHOTS);
+    const pieces = Math.max(1, Math.ceil(bytes.length / piece));
+    for (const slot of slots) {
+      for (let i = 0; i < pieces; i++) {
+        store.put({slot: [slot, i], data: bytes.slice(i * piece, (i + 1) * piece)});
+      }
+      store.put({...meta, slot, pieces});
+    }
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);
   });
@@ -144,7 +153,8 @@ class Profile:
         page.evaluate("ms => __bench.ready(ms)", BOOT_TIMEOUT_MS)
 
     def seed(self, store: Store, data_dir: Path, name: str) -> None:
-        """Put `store` into IndexedDB as the app's snapshot, so the app boots from it."""
+        """Put `store` into IndexedDB as the app's snapshot (the same copy in both slots, as the
+        app keeps two), so the app boots from it."""
         record = SnapshotRecord.of(0, 0, store)
         (data_dir / name).write_bytes(record.data)
         page = self.context.new_page()
@@ -153,6 +163,8 @@ class Profile:
             "url": DATA_PREFIX + name,
             "meta": record.model_dump(exclude={"data"}),
             "names": idb_names(),
+            "piece": PIECE_BYTES,
+            "slots": list(SLOTS),
         }
         written = page.evaluate(SEED_JS, args)
         page.close()

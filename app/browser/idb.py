@@ -116,33 +116,32 @@ class IndexedDbBackend:
             return self._db.transaction(store, mode, js_object(durability="strict"))
         return self._db.transaction(store, mode)
 
-    async def load_snapshots(self) -> list[SnapshotRecord]:
-        # Headers and pieces in one transaction, so a snapshot being written meanwhile (by the
-        # writer tab, as a follower takes over) is seen either whole or not at all.
+    async def load_headers(self) -> list[SnapshotHeader]:
+        # Headers have number keys and pieces [slot, index] arrays, which IndexedDB sorts
+        # after every number: this range holds the headers only.
         rows = await _wait(
-            self._tx(SNAPSHOTS, "readonly").objectStore(SNAPSHOTS).getAll(), "success"
+            self._tx(SNAPSHOTS, "readonly")
+            .objectStore(SNAPSHOTS)
+            .getAll(js.IDBKeyRange.bound(-math.inf, math.inf)),
+            "success",
         )
-        pieces = {
-            (int(row.slot[0]), int(row.slot[1])): row.data
-            for row in rows
-            if js.Array.isArray(row.slot)
-        }
-        headers = [row for row in rows if not js.Array.isArray(row.slot)]
-        data = [_joined(row, pieces) for row in headers]
-        digests = await _sha256_hex(data)
-        return [
-            SnapshotRecord(
-                slot=row.slot,
-                seq=row.seq,
-                schema_version=row.schema_version,
-                length=row.length,
-                checksum=row.checksum,
-                pieces=getattr(row, "pieces", 1),
-                data=joined.to_bytes(),
-                digest=digest,
-            )
-            for row, joined, digest in zip(headers, data, digests, strict=True)
-        ]
+        return [_header(row) for row in rows]
+
+    async def load_snapshot(self, slot: int) -> SnapshotRecord | None:
+        # The header and the pieces in one transaction, so a snapshot being written meanwhile
+        # is seen either whole or not at all. Both requests are made before either is awaited:
+        # a transaction with nothing pending when its task ends commits.
+        store = self._tx(SNAPSHOTS, "readonly").objectStore(SNAPSHOTS)
+        span = js.IDBKeyRange.bound(to_js([slot, 0]), to_js([slot, math.inf]))
+        header_read = _wait(store.get(slot), "success")
+        pieces_read = _wait(store.getAll(span), "success")
+        row, rows = await header_read, await pieces_read
+        if not found(row):
+            return None
+        pieces = {(int(piece.slot[0]), int(piece.slot[1])): piece.data for piece in rows}
+        joined = _joined(row, pieces)
+        [digest] = await _sha256_hex([joined])
+        return SnapshotRecord(**_header(row).model_dump(), data=joined.to_bytes(), digest=digest)
 
     async def _write(self, store: str, request: Callable[[Any], object]) -> None:
         """Run one write request in a strict transaction and wait until it has committed."""
@@ -184,6 +183,17 @@ class IndexedDbBackend:
 
     async def trim_ops(self, upto_seq: int) -> None:
         await self._write(OPS, lambda store: store.delete(js.IDBKeyRange.upperBound(upto_seq)))
+
+
+def _header(row: Any) -> SnapshotHeader:
+    return SnapshotHeader(
+        slot=row.slot,
+        seq=row.seq,
+        schema_version=row.schema_version,
+        length=row.length,
+        checksum=row.checksum,
+        pieces=getattr(row, "pieces", 1),
+    )
 
 
 def _joined(header: Any, pieces: dict[tuple[int, int], Any]) -> Any:

@@ -71,12 +71,14 @@ class DurableBackend(Protocol):
     """Persistent storage for snapshots and log entries (IndexedDB in the browser).
 
     A snapshot is written as `clear_slot`, then `put_piece` for each piece of its data in
-    order, then `put_header`; each is committed before the next begins. `load_snapshots`
-    returns only slots that have a header, each with its pieces joined in order (a missing
-    piece leaves the data short, which `intact` notices).
+    order, then `put_header`; each is committed before the next begins. `load_headers`
+    returns the header of each slot that has one; `load_snapshot` a slot's header and its
+    pieces joined in order, read together (None if the slot has no header; a missing piece
+    leaves the data short, which `intact` notices).
     """
 
-    async def load_snapshots(self) -> list[SnapshotRecord]: ...
+    async def load_headers(self) -> list[SnapshotHeader]: ...
+    async def load_snapshot(self, slot: int) -> SnapshotRecord | None: ...
     async def clear_slot(self, slot: int) -> None: ...
     async def put_piece(self, slot: int, index: int, data: bytes) -> None: ...
     async def put_header(self, header: SnapshotHeader) -> None: ...
@@ -157,8 +159,8 @@ class Durability:
     async def boot(self) -> BootReport:
         """Load the newest readable snapshot, replay the log after it and report."""
         problems: list[str] = []
-        records = await self._backend.load_snapshots()
-        store, snapshot_seq = self._newest_snapshot(records, problems)
+        headers = await self._backend.load_headers()
+        store, snapshot_seq = await self._newest_snapshot(headers, problems)
         base = snapshot_seq or 0
         ops = await self._backend.ops_after(base)
         self._seq = base + _replay(store, base, ops, problems)
@@ -176,23 +178,30 @@ class Durability:
             # numbered past every damaged entry and copy: none is ever replayed on top of newer
             # edits or taken for newer than this, the next edit's entry has a free place, and
             # the damage (reported once, here) is not reported again at every start.
-            damaged = [r.seq + 1 for r in records if r.seq > self._seq]
+            damaged = [h.seq + 1 for h in headers if h.seq > self._seq]
             self._seq = max([self._seq, *(seq for seq, _ in ops), *damaged])
             for _slot in SLOTS:
                 await self.snapshot()
         return report
 
-    def _newest_snapshot(
-        self, records: list[SnapshotRecord], problems: list[str]
+    async def _newest_snapshot(
+        self, headers: list[SnapshotHeader], problems: list[str]
     ) -> tuple[Store, int | None]:
+        """Open the newest snapshot that is intact; the older slot is read only if the newest
+        is damaged. Not reading it otherwise halves what a start reads and holds in memory (the
+        database once, not twice); if it is damaged, it is the next to be overwritten anyway,
+        and a start that needs it checks it then."""
         chosen: tuple[Store, int] | None = None
-        for record in sorted(records, key=lambda r: r.seq, reverse=True):
-            store = _open(record) if chosen is None else None
-            if chosen is None and store is not None:
-                chosen = (store, record.seq)
-            elif chosen is None or not record.intact():
-                problems.append(f"The saved copy from edit {record.seq:,} is damaged.")
+        for header in sorted(headers, key=lambda h: h.seq, reverse=True):
+            if chosen is not None:
+                self._slot_seq[header.slot] = header.seq
                 continue
+            record = await self._backend.load_snapshot(header.slot)
+            store = _open(record) if record is not None else None
+            if record is None or store is None:
+                problems.append(f"The saved copy from edit {header.seq:,} is damaged.")
+                continue
+            chosen = (store, record.seq)
             self._slot_seq[record.slot] = record.seq
         return chosen if chosen is not None else (Store.open(), None)
 

@@ -38,6 +38,7 @@ class MemoryBackend:
         self.ops: dict[int, str] = {}
         self.appends: list[tuple[int, str]] = []
         self.writes_left: int | None = None
+        self.reads: list[str | int] = []  # "headers", or the slot whose data was read
         self.while_writing: Callable[[], Awaitable[None]] | None = None
 
     def _write(self) -> None:
@@ -46,16 +47,17 @@ class MemoryBackend:
         if self.writes_left is not None:
             self.writes_left -= 1
 
-    async def load_snapshots(self) -> list[SnapshotRecord]:
-        return [
-            header
-            if isinstance(header, SnapshotRecord)
-            else SnapshotRecord(
-                **header.model_dump(),
-                data=b"".join(self.pieces.get((header.slot, i), b"") for i in range(header.pieces)),
-            )
-            for header in self.snapshots.values()
-        ]
+    async def load_headers(self) -> list[SnapshotHeader]:
+        self.reads.append("headers")
+        return [SnapshotHeader(**h.model_dump(exclude={"data"})) for h in self.snapshots.values()]
+
+    async def load_snapshot(self, slot: int) -> SnapshotRecord | None:
+        self.reads.append(slot)
+        header = self.snapshots.get(slot)
+        if header is None or isinstance(header, SnapshotRecord):
+            return header
+        data = b"".join(self.pieces.get((slot, i), b"") for i in range(header.pieces))
+        return SnapshotRecord(**header.model_dump(), data=data)
 
     async def clear_slot(self, slot: int) -> None:
         self._write()
@@ -213,9 +215,25 @@ def test_a_damaged_newest_snapshot_falls_back_to_the_other_slot() -> None:
     assert report.damaged
     assert f"edit {newest.seq}" in report.message()
     assert dump(durability.store) == states[-1]
-    healed = max(asyncio.run(backend.load_snapshots()), key=lambda r: r.seq)
+    healed = asyncio.run(backend.load_snapshot(newest.slot))
+    assert healed is not None
     assert healed.intact()
-    assert healed.slot == newest.slot
+    assert healed.seq == max(r.seq for r in backend.snapshots.values())
+
+
+def test_a_start_reads_the_older_snapshot_only_if_the_newest_is_damaged() -> None:
+    states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
+    backend = backends[-1]
+    newest, older = sorted(backend.snapshots.values(), key=lambda r: r.seq, reverse=True)
+    backend.reads.clear()
+    assert not asyncio.run(Durability(backend).boot()).damaged
+    assert backend.reads == ["headers", newest.slot]
+    backend.pieces[newest.slot, 0] = b"garbage"
+    backend.reads.clear()
+    durability = Durability(backend)
+    asyncio.run(durability.boot())
+    assert backend.reads[:3] == ["headers", newest.slot, older.slot]
+    assert dump(durability.store) == states[-1]
 
 
 def test_nothing_readable_is_reported_never_silent() -> None:
