@@ -139,3 +139,34 @@ def test_deep_links_and_back_forward(context: BrowserContext, base_url: str, app
     expect(app).to_have_url(re.compile(r"#/$"))
     app.goto(f"{base_url}/#/nonsense/here")
     expect(heading(app, "Your collection")).to_be_visible()
+
+
+# Records, in the page, when the status first says Saved and when the edited word's row is
+# redrawn, relative to each other.
+WATCH_SAVED_AND_REDRAW = """() => {
+  const seen = [];
+  const status = document.querySelector("#save-status");
+  new MutationObserver(() => {
+    if (status.dataset.state === "saved" && !seen.includes("saved")) seen.push("saved");
+  }).observe(status, {attributes: true});
+  new MutationObserver(() => {
+    if (!document.querySelector('form[data-action="save-word"][data-id]')
+        && !seen.includes("redrawn")) seen.push("redrawn");
+  }).observe(document.querySelector("#main"), {childList: true, subtree: true});
+  window.__seen = seen;
+}"""
+
+
+def test_an_edit_is_drawn_once_it_is_saved(app: Page) -> None:
+    create_folder(app, "Biology")
+    add_word(app, "mitochondrion", ["powerhouse of the cell"])
+    wait_saved(app)
+    app.get_by_role("button", name="Edit mitochondrion").click()
+    form = app.get_by_role("form", name="Edit mitochondrion")
+    form.get_by_label("Meanings (one per line)").fill("makes ATP")
+    app.evaluate(WATCH_SAVED_AND_REDRAW)
+    form.get_by_role("button", name="Save word").click()
+    expect(word_item(app, "mitochondrion").get_by_role("listitem")).to_have_text(["makes ATP"])
+    wait_saved(app)
+    # What the page shows of an edit is already on disk (decision 024).
+    assert app.evaluate("window.__seen") == ["saved", "redrawn"]
