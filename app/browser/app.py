@@ -32,7 +32,6 @@ from app.browser.dom import (
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
 from app.browser.last_screen import LastScreen, Screen
-from app.browser.pronounce import SpeechGlue
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.study import StudyRuntime
@@ -51,6 +50,7 @@ from app.ui.update import Download, Update
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
     from app.browser.drill import DrillGlue
+    from app.browser.pronounce import SpeechGlue
     from app.browser.study_voice import StudyVoice
 
 TOAST_SECONDS = 5.0
@@ -138,7 +138,7 @@ class Page:
         self.shortcuts = Shortcuts(self)
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
-        self.speech: SpeechGlue = SpeechGlue(self)  # annotated: mypy cannot infer it for voice.py
+        self._speech: SpeechGlue | None = None  # built after the first screen (`speech`)
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
         self.assistant: Assistant | None = None  # attached after the first screen (session.py)
         self.drill: DrillGlue | None = None  # the hands-free drill, loaded with it too
@@ -154,6 +154,22 @@ class Page:
         proxy = create_proxy(handler)
         self._proxies.append(proxy)
         target.addEventListener(event, proxy, capture)
+
+    def attach_speech(self) -> None:
+        """Build the page's voice (the speaker, the voice settings, Pronounce): right after the
+        first screen (session.py), or when a screen drawn before it needs it (studying
+        aloud). Its modules and settings cost 20-40 ms that the first screen does not need."""
+        if self._speech is None:
+            from app.browser.pronounce import SpeechGlue  # noqa: PLC0415 (see above)
+
+            self._speech = SpeechGlue(self)
+            self._speech.start(self.listen)
+
+    @property
+    def speech(self) -> SpeechGlue:
+        self.attach_speech()
+        assert self._speech is not None
+        return self._speech
 
     def start(self) -> None:
         doc = js.document
@@ -172,7 +188,6 @@ class Page:
         self.listen(js.window, "beforeunload", self._on_beforeunload)
         self.search.start(self.listen)
         self.drawers.start(self.listen)
-        self.speech.start(self.listen)
         self.last_screen.start(self.listen)
         for element_id in ("search", "new-root-folder", "transfer-button", "study-button"):
             by_id(element_id).disabled = False

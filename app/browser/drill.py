@@ -85,7 +85,10 @@ class DrillPage(Applies, Spawns, Toasts, Protocol):
     controller: Controller
     commands: dict[str, PageCommand]
     dialog: Any
-    speech: SpeechGlue
+
+    @property
+    def speech(self) -> SpeechGlue: ...
+
     assistant: Assistant | None
 
 

@@ -73,6 +73,8 @@ class Session:
         first screen needs it, so it is imported only now; its buttons stay disabled until
         then."""
         await asyncio.sleep(0)  # let the ready page paint first
+        with measured("speech"):
+            self.page.attach_speech()
         from app.browser.assistant import Assistant  # noqa: PLC0415 (deferred: see above)
 
         with measured("assistant"):

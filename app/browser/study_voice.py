@@ -64,7 +64,10 @@ class StudyVoicePage(Runs, Spawns, Protocol):
 
     controller: Controller
     commands: dict[str, Command]
-    speech: SpeechGlue
+
+    @property
+    def speech(self) -> SpeechGlue: ...
+
     assistant: Assistant | None
 
 

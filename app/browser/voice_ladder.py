@@ -30,7 +30,8 @@ INSTALL_FAILED = (
 class SpeakingPage(Protocol):
     """What `rung_now` needs of the page (app.py's Page): the voice settings."""
 
-    speech: SpeechGlue
+    @property
+    def speech(self) -> SpeechGlue: ...
 
 
 class Transcribing(Protocol):
