@@ -74,15 +74,15 @@ def _wait(target: Any, ok_event: str, value: Any = None) -> asyncio.Future[Any]:
     return future
 
 
-async def _sha256_hex(buffers: list[Any]) -> list[str | None]:
-    """The browser's own SHA-256 of each buffer, all at once (about three times faster than
-    hashing in Python); None each where it has none (Web Crypto needs a secure context, and a
-    page served over plain http on a LAN is not one), and Python checks those instead."""
+async def _sha256_hex(buffer: Any) -> str | None:
+    """The browser's own SHA-256 of `buffer` (about three times faster than hashing in
+    Python); None where it has none (Web Crypto needs a secure context, and a page served over
+    plain http on a LAN is not one), and Python checks the data instead."""
     subtle = getattr(js.crypto, "subtle", None)
     if not found(subtle):
-        return [None] * len(buffers)
-    digests = await asyncio.gather(*(subtle.digest("SHA-256", b) for b in buffers))
-    return [js.Uint8Array.new(d).to_bytes().hex() for d in digests]
+        return None
+    digest = await subtle.digest("SHA-256", buffer)
+    return str(js.Uint8Array.new(digest).to_bytes().hex())
 
 
 class IndexedDbBackend:
@@ -140,7 +140,7 @@ class IndexedDbBackend:
             return None
         pieces = {(int(piece.slot[0]), int(piece.slot[1])): piece.data for piece in rows}
         joined = _joined(row, pieces)
-        [digest] = await _sha256_hex([joined])
+        digest = await _sha256_hex(joined)
         return SnapshotRecord(**_header(row).model_dump(), data=joined.to_bytes(), digest=digest)
 
     async def _write(self, store: str, request: Callable[[Any], object]) -> None:
