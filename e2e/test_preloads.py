@@ -1,0 +1,42 @@
+"""index.html fetches at once the scripts PyScript would otherwise load one after another.
+
+The list names PyScript's hashed chunks, so it is checked against a real start: every script
+the page loads from the vendored runtime before it is ready is preloaded (an upgrade that
+renames or adds a chunk fails here), and every preload is used (none is fetched for nothing).
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+VENDOR = "/static/vendor/"
+
+
+def test_every_runtime_script_a_start_loads_is_preloaded_and_every_preload_is_used(
+    app: Page,
+) -> None:
+    loaded = set(
+        app.evaluate(
+            """(vendor) => performance.getEntriesByType("resource")
+                .map((e) => new URL(e.name).pathname)
+                .filter((p) => p.includes(vendor) && /\\.m?js$/.test(p))""",
+            VENDOR,
+        )
+    )
+    preloaded = set(
+        app.evaluate(
+            """() => [...document.querySelectorAll('link[rel="modulepreload"]')]
+                .map((link) => new URL(link.href).pathname)"""
+        )
+    )
+    entry = "/static/vendor/pyscript/core.js"  # the page's own <script>, not a preload
+    assert preloaded, "index.html preloads nothing"
+    assert loaded - {entry} == preloaded
+
+
+def test_the_config_is_read_from_its_preload(app: Page) -> None:
+    fetches = app.evaluate(
+        """() => performance.getEntriesByType("resource")
+            .filter((e) => new URL(e.name).pathname === "/pyscript.toml").length"""
+    )
+    assert fetches == 1  # a second fetch would mean the preload's request did not match
