@@ -1,17 +1,17 @@
-"""The shared vocabulary of Lexical: typed ids, read models, validated command inputs and errors.
+"""The shared vocabulary of Lexical: typed ids, read models, the rules names and texts follow,
+and errors.
 
-Read models (`Folder`, `Word`, `Note`) are what queries return; command inputs (`NewFolder`,
-`WordPatch`, ...) are what the UI and the agent tools hand to the store, already checked here so
-the store never sees an empty name or a control character.
+Read models (`Folder`, `Word`, `Note`) are what queries return: plain frozen dataclasses built
+from rows the store wrote, so the first screen needs no validation library (decision 025).
+Command inputs, checked against the rules here before the store sees them, are in app.inputs.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, NewType, TypeVar, get_args
-
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+from dataclasses import dataclass
+from typing import Literal, NewType, get_args
 
 FolderId = NewType("FolderId", int)
 WordId = NewType("WordId", int)
@@ -126,21 +126,11 @@ def check_lang(value: str) -> str:
     return "-".join(p for p in parts if p)
 
 
-Name = Annotated[str, AfterValidator(check_name)]
-Text = Annotated[str, AfterValidator(check_text)]
-Meanings = Annotated[list[str], AfterValidator(check_meanings)]
-Emoji = Annotated[str, AfterValidator(check_emoji)]
-Lang = Annotated[str, AfterValidator(check_lang)]
-
-
 # --- read models ------------------------------------------------------------------------------
 
 
-class _ReadModel(BaseModel):
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-
-class Folder(_ReadModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Folder:
     id: FolderId
     parent_id: FolderId | None
     name: str
@@ -151,7 +141,8 @@ class Folder(_ReadModel):
     updated_at: int
 
 
-class Word(_ReadModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Word:
     id: WordId
     folder_id: FolderId
     term: str
@@ -163,7 +154,8 @@ class Word(_ReadModel):
     updated_at: int
 
 
-class Note(_ReadModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Note:
     id: NoteId
     folder_id: FolderId
     title: str
@@ -176,97 +168,3 @@ def default_lang(path: Sequence[Folder]) -> str:
     """The language tag a new word in the last folder of `path` (root first) takes when it
     gives none: the folder's own, else its nearest ancestor's."""
     return next((folder.lang for folder in reversed(path) if folder.lang), "")
-
-
-# --- command inputs ---------------------------------------------------------------------------
-
-
-class _Input(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class _Patch(_Input):
-    def changes(self) -> dict[str, Any]:
-        """Only the fields the caller set, so an absent field never overwrites stored data."""
-        return {k: v for k, v in self.model_dump(exclude_unset=True).items() if v is not None}
-
-
-class NewFolder(_Input):
-    name: Name
-    parent_id: FolderId | None = None
-    emoji: Emoji = ""
-    color: Colour = "none"
-    lang: Lang = ""
-
-
-class FolderPatch(_Patch):
-    name: Name | None = None
-    emoji: Emoji | None = None
-    color: Colour | None = None
-    lang: Lang | None = None
-
-
-class NewWord(_Input):
-    folder_id: FolderId
-    term: Name
-    meanings: Meanings = []
-    notes: Text = ""
-    color: Colour = "none"
-    lang: Lang = ""
-
-
-class WordPatch(_Patch):
-    term: Name | None = None
-    meanings: Meanings | None = None
-    notes: Text | None = None
-    color: Colour | None = None
-    lang: Lang | None = None
-
-
-class NewNote(_Input):
-    folder_id: FolderId
-    title: Name
-    body: Text = ""
-
-
-class NotePatch(_Patch):
-    title: Name | None = None
-    body: Text | None = None
-
-
-# --- error messages ---------------------------------------------------------------------------
-
-
-InputT = TypeVar("InputT", bound=BaseModel)
-
-
-def parse_input(model: type[InputT], data: Any) -> InputT:
-    """Validate untrusted data (a tool call, a form) into `model`, or raise `InvalidInput`."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise InvalidInput(user_message(exc)) from exc
-
-
-# Field names as the forms label them, where the attribute name is not already that word.
-FIELD_LABELS = {
-    "lang": "Language",
-    "color": "Colour",
-    "parent_id": "Parent folder",
-    "timeout_s": "Seconds to wait for an answer",
-}
-
-
-def user_message(exc: ValidationError) -> str:
-    """Turn pydantic's error list into one sentence, e.g. "Name must not be empty."."""
-    parts = []
-    for error in exc.errors():
-        names = [FIELD_LABELS.get(p, p) for p in error["loc"] if isinstance(p, str)]
-        ctx = error.get("ctx") or {}
-        text = str(ctx["error"]) if "error" in ctx else error["msg"][:1].lower() + error["msg"][1:]
-        text = text.rstrip(".")  # one full stop, at the very end
-        if names:
-            parts.append(f"{' '.join(names).replace('_', ' ').capitalize()} {text}")
-        else:  # about the whole form: the message is a sentence of its own
-            parts.append(text[:1].upper() + text[1:])
-    return "; ".join(parts) + "."

@@ -12,7 +12,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from app.domain import COLOURS, FolderId, NewFolder, NewNote, WordId, WordPatch
+from app.domain import COLOURS, FolderId, WordId
+from app.inputs import NewFolder, NewNote, WordPatch
 from app.store import Store
 from app.store.bulk import parse_bulk
 from app.store.changes import install_capture

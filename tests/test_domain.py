@@ -10,16 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError, model_validator
 
-from app.domain import (
-    COLOURS,
-    FolderId,
+from app.domain import COLOURS, FolderId, InvalidInput, _bad_chars
+from app.inputs import (
     FolderPatch,
-    InvalidInput,
     NewFolder,
     NewNote,
     NewWord,
     WordPatch,
-    _bad_chars,
     parse_input,
     user_message,
 )

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from app.agents import prompts
 from app.agents.agent import AgentSpec
-from app.domain import FolderId, NewNote, Note, parse_input
+from app.domain import FolderId, Note
+from app.inputs import NewNote, parse_input
 from app.store import Store
 from app.tools import TOOLS
 from app.tools.views import clip

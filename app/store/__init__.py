@@ -12,20 +12,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
-from app.domain import (
-    Folder,
-    FolderId,
-    FolderPatch,
-    NewFolder,
-    NewNote,
-    NewWord,
-    Note,
-    NoteId,
-    NotePatch,
-    Word,
-    WordId,
-    WordPatch,
-)
+from app.domain import Folder, FolderId, Note, NoteId, Word, WordId
+from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, NotePatch, WordPatch
 from app.store import bulk, folders, notes, queries, transfer, word_list, words
 from app.store.changes import Change, Changeset, install_capture
 from app.store.conversations import Conversations

@@ -6,7 +6,8 @@ with the label for the Undo menu. Transactions and recording are the caller's jo
 
 from __future__ import annotations
 
-from app.domain import MAX_FOLDER_DEPTH, Conflict, Folder, FolderId, FolderPatch, NewFolder
+from app.domain import MAX_FOLDER_DEPTH, Conflict, Folder, FolderId
+from app.inputs import FolderPatch, NewFolder
 from app.store import queries
 from app.store.db import Database
 from app.store.results import DeletionSummary

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.domain import NewNote, Note, NoteId, NotePatch
+from app.domain import Note, NoteId
+from app.inputs import NewNote, NotePatch
 from app.store import queries
 from app.store.db import Database
 

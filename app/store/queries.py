@@ -24,15 +24,15 @@ _NOTE = "SELECT id, folder_id, title, body, created_at, updated_at FROM note"
 
 
 def to_folder(row: sqlite3.Row) -> Folder:
-    return Folder.model_validate(dict(row))
+    return Folder(**row)
 
 
 def to_word(row: sqlite3.Row) -> Word:
-    return Word.model_validate({**dict(row), "meanings": json.loads(row["meanings"])})
+    return Word(**{**row, "meanings": json.loads(row["meanings"])})
 
 
 def to_note(row: sqlite3.Row) -> Note:
-    return Note.model_validate(dict(row))
+    return Note(**row)
 
 
 def folder(db: Database, folder_id: FolderId) -> Folder:

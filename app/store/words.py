@@ -11,16 +11,8 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from app.domain import (
-    Conflict,
-    FolderId,
-    NewWord,
-    NotFound,
-    Word,
-    WordId,
-    WordPatch,
-    user_message,
-)
+from app.domain import Conflict, FolderId, NotFound, Word, WordId
+from app.inputs import NewWord, WordPatch, user_message
 from app.store import queries
 from app.store.db import Database
 from app.store.results import BulkResult, BulkRow, WordsMoved

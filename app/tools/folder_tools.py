@@ -6,7 +6,8 @@ from typing import Any
 
 from pydantic import Field
 
-from app.domain import Colour, Emoji, FolderPatch, InvalidInput, Lang, Name, NewFolder
+from app.domain import Colour, InvalidInput
+from app.inputs import Emoji, FolderPatch, Lang, Name, NewFolder
 from app.text.counting import listed
 from app.tools import resolve
 from app.tools.outline import outline

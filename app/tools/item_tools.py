@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.domain import Conflict, Folder, FolderPatch, Name, Note, NotePatch, Word, WordPatch
+from app.domain import Conflict, Folder, Note, Word
+from app.inputs import FolderPatch, Name, NotePatch, WordPatch
 from app.text.counting import counted_list
 from app.tools import resolve
 from app.tools.registry import Link, Outcome, Params, Plan, Tool

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.domain import Name, NewNote, Note, NotePatch, Text, parse_input
+from app.domain import Note
+from app.inputs import Name, NewNote, NotePatch, Text, parse_input
 from app.text.counting import listed
 from app.tools import resolve
 from app.tools.registry import Outcome, Params, Plan, Tool

@@ -6,7 +6,8 @@ from typing import Any
 
 from pydantic import Field
 
-from app.domain import Colour, Lang, Meanings, Name, NewWord, Text, Word, WordPatch, parse_input
+from app.domain import Colour, Word
+from app.inputs import Lang, Meanings, Name, NewWord, Text, WordPatch, parse_input
 from app.store.results import BulkRow
 from app.text.counting import counted, listed
 from app.tools import resolve

@@ -12,20 +12,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.domain import (
-    FolderId,
-    FolderPatch,
-    LexicalError,
-    NewFolder,
-    NewNote,
-    NewWord,
-    NoteId,
-    NotePatch,
-    NotFound,
-    WordId,
-    WordPatch,
-    user_message,
-)
+from app.domain import FolderId, LexicalError, NoteId, NotFound, WordId
+from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, NotePatch, WordPatch, user_message
 from app.store import Store
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 
 from pydantic import SecretStr, ValidationError
 
-from app.domain import InvalidInput, user_message
+from app.domain import InvalidInput
+from app.inputs import user_message
 from app.llm.settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from app.agents.context import MAX_CHARS, View, build_context
-from app.domain import FolderId, NewFolder, NewWord, WordId
+from app.domain import FolderId, WordId
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.study.model import Rating
 from app.studying.past import PAST_SESSIONS

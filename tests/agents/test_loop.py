@@ -13,7 +13,8 @@ from app.agents.events import Event, Failed, Finished, StepDone
 from app.agents.loop import Limits
 from app.agents.results import CUT
 from app.agents.turn import ROLLED_BACK, run_turn
-from app.domain import FolderId, NewFolder, NewWord
+from app.domain import FolderId
+from app.inputs import NewFolder, NewWord
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelRequest, ModelResponse
 from app.store import Store

@@ -9,7 +9,8 @@ import pytest
 from app.agents.context import View
 from app.agents.events import StepDone
 from app.agents.safety import FEW, Guard, asks_to_remove
-from app.domain import FolderId, NewFolder, NewWord, WordId
+from app.domain import FolderId, WordId
+from app.inputs import NewFolder, NewWord
 from app.llm.messages import ModelRequest
 from app.store import Store
 from app.tools.registry import Plan

@@ -10,7 +10,8 @@ import pytest
 from app.agents.events import Event
 from app.agents.scholar import SCHOLAR, save_answer
 from app.agents.turn import run_agent
-from app.domain import TEXT_MAX, FolderId, InvalidInput, NewFolder, NewWord
+from app.domain import TEXT_MAX, FolderId, InvalidInput
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.tools import TOOLS
 from app.tools.registry import Outcome, Params, Registry, Tool

@@ -8,7 +8,8 @@ import pytest
 from app.agents import memory
 from app.agents.events import Finished, Routed, StepDone, TextDelta
 from app.agents.loop import Limits
-from app.domain import FolderId, NewFolder
+from app.domain import FolderId
+from app.inputs import NewFolder
 from app.llm.messages import Message, ModelRequest
 from app.store import Store
 from app.store.conversations import ConversationId

@@ -10,7 +10,7 @@ from app.browser.closing import DialogCloser
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
 from app.browser.search_box import SearchBox
-from app.domain import NewFolder
+from app.inputs import NewFolder
 from app.store import Store
 from app.ui.controller import Controller
 from app.ui.routes import Route

@@ -12,7 +12,7 @@ import pytest
 
 from app.browser.pronounce import SpeechGlue
 from app.browser.voice_settings import SETTINGS_KEY, load_settings, save_settings
-from app.domain import FolderPatch, NewFolder, NewWord
+from app.inputs import FolderPatch, NewFolder, NewWord
 from app.speech.settings import VoiceSettings
 from app.store import Store
 from app.ui.controller import Controller

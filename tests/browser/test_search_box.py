@@ -7,7 +7,7 @@ from typing import Any
 import js
 
 from app.browser.search_box import SearchBox
-from app.domain import NewFolder, NewWord
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.ui.controller import Controller
 from tests.browser.fakes import Document, Event, dispatch, load_shell

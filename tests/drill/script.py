@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.domain import NewFolder, NewWord
 from app.drill.machine import (
     Begin,
     Drill,
@@ -18,6 +17,7 @@ from app.drill.machine import (
     SpeechDone,
     Tick,
 )
+from app.inputs import NewFolder, NewWord
 from app.study.model import Rating, StudyOptions
 from app.studying.session import StudySession
 from tests.study.helpers import Clock, make_store

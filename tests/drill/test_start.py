@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import NewFolder
 from app.drill.start import Found, NotFound, choose, wanted
+from app.inputs import NewFolder
 from app.store import Store
 from tests.study.helpers import Clock, make_store
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain import NewFolder, NewWord
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.store.bulk import MAX_ROWS, parse_bulk, preview_steps, split_line
 from app.store.results import BulkRow

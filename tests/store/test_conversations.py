@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from app.domain import LexicalError, NewFolder, NotFound
+from app.domain import LexicalError, NotFound
+from app.inputs import NewFolder
 from app.store import Changeset, Store, queries
 from app.store import conversations as conv
 from app.store.conversations import ConversationId, NewMessage, UsageEntry

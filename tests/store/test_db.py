@@ -6,7 +6,8 @@ import sqlite3
 
 import pytest
 
-from app.domain import LexicalError, NewFolder
+from app.domain import LexicalError
+from app.inputs import NewFolder
 from app.store import Store
 from app.store.db import Database
 

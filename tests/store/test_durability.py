@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain import FolderId, LexicalError, NewFolder, NewWord, WordPatch
+from app.domain import FolderId, LexicalError
+from app.inputs import NewFolder, NewWord, WordPatch
 from app.saving import SaveQueue
 from app.store import Changeset, Store
 from app.store import durability as durability_module

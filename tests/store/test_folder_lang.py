@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import FolderPatch, InvalidInput, NewFolder, NewWord, parse_input
+from app.domain import InvalidInput
+from app.inputs import FolderPatch, NewFolder, NewWord, parse_input
 from app.store import Store
 from app.store.bulk import parse_bulk
 

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import (
-    MAX_FOLDER_DEPTH,
-    Conflict,
-    FolderId,
-    FolderPatch,
-    NewFolder,
-    NewNote,
-    NewWord,
-    NotFound,
-)
+from app.domain import MAX_FOLDER_DEPTH, Conflict, FolderId, NotFound
+from app.inputs import FolderPatch, NewFolder, NewNote, NewWord
 from app.store import Store
 from app.store.changes import invert
 from tests.store.helpers import assert_index_in_sync, make_store

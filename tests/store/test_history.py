@@ -11,18 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain import (
-    FolderId,
-    FolderPatch,
-    LexicalError,
-    NewFolder,
-    NewNote,
-    NewWord,
-    NoteId,
-    NotePatch,
-    WordId,
-    WordPatch,
-)
+from app.domain import FolderId, LexicalError, NoteId, WordId
+from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, NotePatch, WordPatch
 from app.store import Changeset, Store
 from app.store.changes import invert
 from tests.store.helpers import assert_index_in_sync, dump, make_store

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain import FolderPatch, NewFolder, NewNote, NewWord, WordPatch
+from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, WordPatch
 from app.store import Store
 from app.store.search import fold, fts_query, parse_snippet
 from tests.store.helpers import assert_index_in_sync, make_store

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain import FolderId, NewFolder, NewWord, WordId
+from app.domain import FolderId, WordId
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.store.word_list import SORTS, WordQuery
 from app.study.model import CardState, Direction, Progress, Rating

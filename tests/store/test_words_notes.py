@@ -4,18 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import (
-    Conflict,
-    FolderId,
-    NewFolder,
-    NewNote,
-    NewWord,
-    NoteId,
-    NotePatch,
-    NotFound,
-    WordId,
-    WordPatch,
-)
+from app.domain import Conflict, FolderId, NoteId, NotFound, WordId
+from app.inputs import NewFolder, NewNote, NewWord, NotePatch, WordPatch
 from app.store import Store
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.domain import Folder, NewFolder, NewWord
+from app.domain import Folder
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.store.db import Database
 from app.study.model import DAY_MS, MINUTE_MS

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain import NewWord, WordPatch
+from app.inputs import NewWord, WordPatch
 from app.store.due_counts import RollUp, collection_due, read_parts
 from app.store.study_queries import effective_options, stored_options
 from app.study.model import Rating, StudyOptions

@@ -9,7 +9,8 @@ from fsrs import Card, Scheduler, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain import Folder, LexicalError, NewWord, WordPatch
+from app.domain import Folder, LexicalError
+from app.inputs import NewWord, WordPatch
 from app.store import Store
 from app.store.changes import Changeset
 from app.store.db import Database

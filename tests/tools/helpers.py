@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain import FolderId, NewFolder, NewWord
+from app.domain import FolderId
+from app.inputs import NewFolder, NewWord
 from app.tools import TOOLS
 from app.tools.registry import Outcome, Plan
 from app.tools.workspace import Workspace

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import Conflict, FolderId, InvalidInput, NewNote, NotFound
+from app.domain import Conflict, FolderId, InvalidInput, NotFound
+from app.inputs import NewNote
 from app.tools import item_tools
 from app.tools.registry import BadArguments, Link
 from app.tools.workspace import Workspace

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from app.agents import Confirmation, View
-from app.domain import FolderId, LexicalError, NewFolder, NewWord
+from app.domain import FolderId, LexicalError
+from app.inputs import NewFolder, NewWord
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelClient
 from app.llm.retry import OnWait

@@ -28,6 +28,6 @@ def test_the_question_offers_keeping_first_and_discarding_second() -> None:
 
 def test_bulk_paste_says_what_would_be_lost() -> None:
     fields = {"id": 1, "parent_id": None, "name": "Spanish", "emoji": "", "color": "none"}
-    folder = Folder.model_validate({**fields, "created_at": 1, "updated_at": 1})
+    folder = Folder(**{**fields, "created_at": 1, "updated_at": 1})
     forms: list[El] = find_all(dialogs.bulk_dialog(folder, "", None), lambda el: el.tag == "form")
     assert forms[0].attrs["data-discard"] == "Discard the pasted text?"

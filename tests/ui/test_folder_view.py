@@ -21,7 +21,7 @@ def _word(**changes: object) -> Word:
         "created_at": 1,
         "updated_at": 1,
     }
-    return Word.model_validate({**fields, **changes})
+    return Word(**{**fields, **changes})
 
 
 def test_the_same_word_gives_the_same_row_and_any_change_a_new_one() -> None:
@@ -49,7 +49,7 @@ def test_the_row_cache_stays_bounded() -> None:
 
 def _note(**changes: object) -> Note:
     fields = {"id": 1, "folder_id": 1, "title": "Mnemonics", "body": "**ab**"}
-    return Note.model_validate({**fields, "created_at": 1, "updated_at": 1, **changes})
+    return Note(**{**fields, "created_at": 1, "updated_at": 1, **changes})
 
 
 def test_the_same_note_gives_the_same_block_and_any_change_a_new_one() -> None:
@@ -65,8 +65,8 @@ def test_the_same_note_gives_the_same_block_and_any_change_a_new_one() -> None:
 
 
 def _row(folder_id: int, words: int, total: int, parent: int | None = None) -> TreeRow:
-    folder = Folder.model_validate(
-        {
+    folder = Folder(
+        **{
             "id": folder_id,
             "parent_id": parent,
             "name": f"F{folder_id}",

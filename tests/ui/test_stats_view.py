@@ -24,8 +24,8 @@ XSS = "<img src=x onerror=alert(1)>"
 
 
 def _folder(folder_id: int, name: str, emoji: str = "") -> Folder:
-    return Folder.model_validate(
-        {"id": folder_id, "parent_id": None, "name": name, "emoji": emoji, "color": "none"}
+    return Folder(
+        **{"id": folder_id, "parent_id": None, "name": name, "emoji": emoji, "color": "none"}
         | {"created_at": 1, "updated_at": 1}
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from app.domain import NewFolder, NewWord
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.store.transfer.steps import run_steps
 from app.text.nodes import El, find_all, text_content

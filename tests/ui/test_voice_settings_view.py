@@ -127,8 +127,8 @@ def test_slider_text() -> None:
 
 
 def test_every_word_row_has_a_pronounce_button_naming_the_term() -> None:
-    word = Word.model_validate(
-        {
+    word = Word(
+        **{
             "id": 7,
             "folder_id": 1,
             "term": "¿perro?",

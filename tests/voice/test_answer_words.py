@@ -3,7 +3,8 @@ a real store: the open folder's first words and the words the turn's steps link 
 
 from __future__ import annotations
 
-from app.domain import FolderId, NewFolder, NewWord
+from app.domain import FolderId
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.tools.registry import Link
 from app.voice.answer_words import FOLDER_WORDS, answer_words

@@ -8,7 +8,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.domain import MAX_FOLDER_DEPTH, check_name, user_message
+from app.domain import MAX_FOLDER_DEPTH, check_name
+from app.inputs import user_message
 from app.store.transfer import MAX_FOLDERS, SourceKind
 from app.store.transfer.model import FolderItem, SkippedRow, StudyData, WordItem, Workspace
 from app.store.transfer.parsed import ParsedImport

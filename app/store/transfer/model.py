@@ -24,7 +24,8 @@ from pydantic import (
     field_validator,
 )
 
-from app.domain import Colour, Emoji, Lang, Meanings, Name, Text
+from app.domain import Colour
+from app.inputs import Emoji, Lang, Meanings, Name, Text
 from app.store.transfer import MAX_ID, MAX_TIMESTAMP
 from app.study.model import DAY_MS, CardState, Direction, Rating, StudyOptions
 from app.study.model import Progress as Schedule

@@ -10,7 +10,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from app.domain import InvalidInput, user_message
+from app.domain import InvalidInput
+from app.inputs import user_message
 from app.store.transfer.steps import CHUNK, Progress, Steps
 
 T = TypeVar("T")

@@ -14,7 +14,7 @@ from typing import Any
 import genanki
 import pytest
 
-from app.domain import NewFolder
+from app.inputs import NewFolder
 from app.store import Store
 from app.study import scheduler
 from app.study.model import DAY_MS, MINUTE_MS, CardState, Rating, StudyOptions

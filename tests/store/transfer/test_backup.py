@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from app.domain import MAX_FOLDER_DEPTH, InvalidInput, NewFolder
+from app.domain import MAX_FOLDER_DEPTH, InvalidInput
+from app.inputs import NewFolder
 from app.store.transfer import ExportKind
 from app.store.transfer.backup import MAX_JSON_NESTING, VERSION, _too_deep
 from tests.store.helpers import assert_index_in_sync, dump, make_store

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from app.domain import InvalidInput, NewFolder, NewWord
+from app.domain import InvalidInput
+from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.store.transfer.csv_io import detect_delimiter, join_path, split_path
 from tests.store.helpers import dump, make_store

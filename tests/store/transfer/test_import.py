@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from app.domain import MEANINGS_MAX, InvalidInput, NewFolder
+from app.domain import MEANINGS_MAX, InvalidInput
+from app.inputs import NewFolder
 from app.store import Changeset, transfer
 from app.store.transfer import foreign, sources
 from app.store.transfer.model import WordItem

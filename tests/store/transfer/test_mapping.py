@@ -6,7 +6,8 @@ from __future__ import annotations
 import genanki
 import pytest
 
-from app.domain import FolderPatch, InvalidInput, NewFolder, NewWord
+from app.domain import InvalidInput
+from app.inputs import FolderPatch, NewFolder, NewWord
 from app.store.transfer import read_import
 from app.store.transfer.field_guess import guess, is_header
 from app.store.transfer.mapping import NO_TERM, build

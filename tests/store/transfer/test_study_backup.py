@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.domain import NewFolder, NewWord
+from app.inputs import NewFolder, NewWord
 from app.store.transfer.model import REVIEW_FIELDS
 from app.study.model import DAY_MS, Rating, StudyOptions
 from tests.store.helpers import assert_index_in_sync, dump, make_store

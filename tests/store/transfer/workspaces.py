@@ -12,16 +12,8 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from app.domain import (
-    COLOURS,
-    FolderId,
-    InvalidInput,
-    LexicalError,
-    NewFolder,
-    NewNote,
-    NewWord,
-    WordId,
-)
+from app.domain import COLOURS, FolderId, InvalidInput, LexicalError, WordId
+from app.inputs import NewFolder, NewNote, NewWord
 from app.store import Store
 from app.store.db import Database
 from app.store.migrations import migrate
