@@ -141,7 +141,7 @@ class IndexedDbBackend:
         pieces = {(int(piece.slot[0]), int(piece.slot[1])): piece.data for piece in rows}
         joined = _joined(row, pieces)
         digest = await _sha256_hex(joined)
-        return SnapshotRecord(**_header(row).model_dump(), data=joined.to_bytes(), digest=digest)
+        return SnapshotRecord.read(_header(row), joined.to_bytes(), digest)
 
     async def _write(self, store: str, request: Callable[[Any], object]) -> None:
         """Run one write request in a strict transaction and wait until it has committed."""
@@ -168,7 +168,7 @@ class IndexedDbBackend:
         await self._write(SNAPSHOTS, lambda store: store.put(row))
 
     async def put_header(self, header: SnapshotHeader) -> None:
-        row = js_object(**header.model_dump())
+        row = js_object(**header.as_row())
         await self._write(SNAPSHOTS, lambda store: store.put(row))
 
     async def append_op(self, seq: int, text: str) -> None:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from itertools import groupby
 from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
 
 from app.store.db import Database
 from app.store.staging import insert_rows
@@ -44,20 +43,20 @@ Row = dict[str, int | float | str | None]  # float: a card's FSRS stability and 
 BATCH = 16  # below this many rows in a run, one statement per row is cheaper than staging
 
 
-class Change(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Change:
     """One row written: `old` is None for an insert, `new` is None for a delete."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
     table: Table
     op: Op
     old: Row | None = None
     new: Row | None = None
 
 
-class Changeset(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Changeset:
     """Everything one user-visible step wrote, with the label shown in Undo/Redo menus."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
     label: str
     changes: list[Change]
 
@@ -93,9 +92,8 @@ def take_captured(db: Database) -> list[Change]:
     """Return and forget what the triggers recorded since the last call."""
     rows = db.all("SELECT tbl, op, old, new FROM temp.captured ORDER BY seq")
     db.execute("DELETE FROM temp.captured")
-    # Written by our own triggers, so not validated again (that doubles the cost of a big import).
     return [
-        Change.model_construct(
+        Change(
             table=r["tbl"],
             op=r["op"],
             old=None if r["old"] is None else json.loads(r["old"]),
@@ -109,7 +107,7 @@ def invert(changes: Iterable[Change]) -> list[Change]:
     """The changes that undo `changes`: reverse order, inserts and deletes swapped."""
     swapped: dict[Op, Op] = {"insert": "delete", "delete": "insert", "update": "update"}
     return [
-        Change.model_construct(table=c.table, op=swapped[c.op], old=c.new, new=c.old)
+        Change(table=c.table, op=swapped[c.op], old=c.new, new=c.old)
         for c in reversed(list(changes))
     ]
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from dataclasses import asdict, dataclass, field, fields
 from typing import Protocol
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from app.domain import LexicalError
 from app.store import Store
@@ -28,10 +27,10 @@ SNAPSHOT_EVERY = 200  # edits between snapshots
 PIECE_BYTES = 1 << 20
 
 
-class SnapshotHeader(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class SnapshotHeader:
     """What marks a slot complete: written after every piece of its data is in."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
     slot: int
     seq: int  # the last log entry contained in this snapshot
     schema_version: int
@@ -39,14 +38,43 @@ class SnapshotHeader(BaseModel):
     checksum: str
     pieces: int = 1  # how many pieces the data was written in (older snapshots: one, inline)
 
+    def __post_init__(self) -> None:
+        # Read back from storage that may be damaged: a wrong type is refused here, before
+        # anything trusts it.
+        for name in ("slot", "seq", "schema_version", "length", "pieces"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"snapshot header: {name} must be a whole number")
+        if not isinstance(self.checksum, str):
+            raise TypeError("snapshot header: checksum must be text")
 
+    def as_row(self) -> dict[str, int | str]:
+        """The header's own fields, as stored (a record's data and digest are not)."""
+        return {f.name: getattr(self, f.name) for f in fields(SnapshotHeader)}
+
+
+@dataclass(frozen=True, kw_only=True)
 class SnapshotRecord(SnapshotHeader):
     """A snapshot as read back: its header and all of its data."""
 
     data: bytes
     # sha256 of `data` as the backend that read it computed it, when it can do so faster than
     # Python (the browser hashes natively: 65 ms instead of 185 ms for 56 MB). Never stored.
-    digest: str | None = Field(default=None, exclude=True)
+    digest: str | None = None
+
+    @classmethod
+    def read(cls, header: SnapshotHeader, data: bytes, digest: str | None = None) -> SnapshotRecord:
+        """The record of a slot whose header and data were read back."""
+        return cls(
+            slot=header.slot,
+            seq=header.seq,
+            schema_version=header.schema_version,
+            length=header.length,
+            checksum=header.checksum,
+            pieces=header.pieces,
+            data=data,
+            digest=digest,
+        )
 
     @classmethod
     def of(cls, slot: int, seq: int, store: Store) -> SnapshotRecord:
@@ -87,22 +115,23 @@ class DurableBackend(Protocol):
     async def trim_ops(self, upto_seq: int) -> None: ...
 
 
-class LogEntry(BaseModel):
+@dataclass(frozen=True)
+class LogEntry:
     """One operation-log entry as stored, readable or not."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
     seq: int
     text: str
 
 
-class BootReport(BaseModel):
-    model_config = ConfigDict(frozen=True, defer_build=True)
+@dataclass(frozen=True)
+class BootReport:
     snapshot_seq: int | None  # which snapshot was used (None: started from an empty database)
     replayed: int  # edits replayed from the log on top of it
     seq: int  # the last edit now contained in the workspace
     problems: list[str]  # what was damaged and skipped, in plain words
     started_empty: bool  # saved data existed but none of it could be read
-    unrestored: list[LogEntry] = []  # the log from the first entry that failed: the user's
+    # The log from the first entry that failed: the user's to keep.
+    unrestored: list[LogEntry] = field(default_factory=list)
 
     @property
     def damaged(self) -> bool:
@@ -111,7 +140,7 @@ class BootReport(BaseModel):
     def unrestored_json(self) -> bytes:
         """The entries that could not be restored, as they were stored, for the user to keep."""
         return json.dumps(
-            {"lexical": "unrestored edits", "entries": [e.model_dump() for e in self.unrestored]},
+            {"lexical": "unrestored edits", "entries": [asdict(e) for e in self.unrestored]},
             ensure_ascii=False,
             indent=1,
         ).encode()

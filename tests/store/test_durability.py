@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import hashlib
 import json
 from collections.abc import Awaitable, Callable
@@ -17,6 +18,7 @@ from app.inputs import NewFolder, NewWord, WordPatch
 from app.saving import SaveQueue
 from app.store import Changeset, Store
 from app.store import durability as durability_module
+from app.store.changes import Change
 from app.store.durability import Durability, SnapshotHeader, SnapshotRecord
 from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError
 from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
@@ -50,7 +52,7 @@ class MemoryBackend:
 
     async def load_headers(self) -> list[SnapshotHeader]:
         self.reads.append("headers")
-        return [SnapshotHeader(**h.model_dump(exclude={"data"})) for h in self.snapshots.values()]
+        return [SnapshotHeader(**h.as_row()) for h in self.snapshots.values()]
 
     async def load_snapshot(self, slot: int) -> SnapshotRecord | None:
         self.reads.append(slot)
@@ -58,7 +60,7 @@ class MemoryBackend:
         if header is None or isinstance(header, SnapshotRecord):
             return header
         data = b"".join(self.pieces.get((slot, i), b"") for i in range(header.pieces))
-        return SnapshotRecord(**header.model_dump(), data=data)
+        return SnapshotRecord.read(header, data)
 
     async def clear_slot(self, slot: int) -> None:
         self._write()
@@ -241,7 +243,7 @@ def test_nothing_readable_is_reported_never_silent() -> None:
     _, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
     backend = backends[-1]
     for slot, record in list(backend.snapshots.items()):
-        backend.snapshots[slot] = record.model_copy(update={"checksum": "0" * 64})
+        backend.snapshots[slot] = dataclasses.replace(record, checksum="0" * 64)
     durability = Durability(backend)
     report = asyncio.run(durability.boot())
     assert report.started_empty
@@ -253,7 +255,7 @@ def test_after_a_total_loss_new_work_is_saved_and_restored() -> None:
     _, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
     backend = backends[-1]
     for slot, record in list(backend.snapshots.items()):
-        backend.snapshots[slot] = record.model_copy(update={"checksum": "0" * 64})
+        backend.snapshots[slot] = dataclasses.replace(record, checksum="0" * 64)
     for seq in backend.ops:
         backend.ops[seq] = "{torn"
     durability = Durability(backend)
@@ -305,8 +307,8 @@ def test_a_snapshot_from_a_newer_app_is_refused_not_overwritten() -> None:
     record = SnapshotRecord.of(0, 1, store)
     raw = bytearray(record.data)
     raw[60:64] = (SCHEMA_VERSION + 1).to_bytes(4, "big")  # user_version in the file header
-    backend.snapshots[0] = SnapshotRecord.model_validate(
-        {**record.model_dump(), "data": bytes(raw), "checksum": hashlib.sha256(raw).hexdigest()}
+    backend.snapshots[0] = dataclasses.replace(
+        record, data=bytes(raw), checksum=hashlib.sha256(raw).hexdigest()
     )
     with pytest.raises(SchemaTooNewError):
         asyncio.run(Durability(backend).boot())
@@ -330,6 +332,45 @@ def test_entries_round_trip_and_reject_damage() -> None:
     ):
         with pytest.raises(CorruptEntryError):
             decode_entry(broken)
+
+
+def _signed(seq: int, body: object) -> str:
+    """An entry whose checksum is right, whatever its body: as if written by hand."""
+    text = json.dumps(body)
+    checksum = hashlib.sha256(f"{seq}:{text}".encode()).hexdigest()  # as app/store/oplog.py says
+    return json.dumps({"seq": seq, "sum": checksum, "body": text})
+
+
+GOOD_CHANGE = {"table": "folder", "op": "insert", "old": None, "new": {"id": 1, "name": "A"}}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        [],
+        {"changes": []},
+        {"label": 1, "changes": []},
+        {"label": "x", "changes": {}},
+        {"label": "x", "changes": [None]},
+        {"label": "x", "changes": [{**GOOD_CHANGE, "table": "sqlite_master"}]},
+        {"label": "x", "changes": [{**GOOD_CHANGE, "op": "drop"}]},
+        {"label": "x", "changes": [{**GOOD_CHANGE, "new": ["id", 1]}]},
+        {"label": "x", "changes": [{**GOOD_CHANGE, "new": {"id": True}}]},
+        {"label": "x", "changes": [{**GOOD_CHANGE, "new": {"id": {"nested": 1}}}]},
+        {"label": "x", "changes": [{"op": "insert", "new": {"id": 1}}]},
+    ],
+)
+def test_an_entry_of_the_wrong_shape_is_corrupt_even_with_a_right_checksum(body: object) -> None:
+    with pytest.raises(CorruptEntryError, match="unknown shape"):
+        decode_entry(_signed(3, body))
+
+
+def test_an_entry_of_the_right_shape_decodes_to_its_changes() -> None:
+    seq, changeset = decode_entry(_signed(3, {"label": "Add", "changes": [GOOD_CHANGE]}))
+    assert seq == 3
+    assert changeset == Changeset(
+        label="Add", changes=[Change(table="folder", op="insert", new={"id": 1, "name": "A"})]
+    )
 
 
 def test_store_for_booted_folder_ids_continue() -> None:
@@ -459,9 +500,9 @@ def test_a_digest_from_the_backend_stands_in_for_hashing_in_python() -> None:
     store.create_folder(NewFolder(name="F"))
     record = SnapshotRecord.of(0, 1, store)
     assert record.intact()
-    assert record.model_copy(update={"digest": record.checksum}).intact()
-    assert not record.model_copy(update={"digest": "0" * 64}).intact()  # the bytes changed
-    assert "digest" not in record.model_copy(update={"digest": record.checksum}).model_dump()
+    assert dataclasses.replace(record, digest=record.checksum).intact()
+    assert not dataclasses.replace(record, digest="0" * 64).intact()  # the bytes changed
+    assert "digest" not in dataclasses.replace(record, digest=record.checksum).as_row()
 
 
 def _booted(backend: MemoryBackend) -> Durability:
@@ -537,3 +578,12 @@ def test_edits_saved_while_a_snapshot_is_written_are_kept_and_count_towards_the_
     asyncio.run(durability.persist(emitted[-1]))
     assert durability.snapshot_due
     assert dump(_booted(backend).store) == dump(store)
+
+
+@pytest.mark.parametrize(
+    "damage", [{"seq": "7"}, {"slot": 0.5}, {"length": None}, {"pieces": True}, {"checksum": 7}]
+)
+def test_a_header_of_the_wrong_types_is_refused_as_it_is_read(damage: dict[str, object]) -> None:
+    fields = {"slot": 0, "seq": 7, "schema_version": 1, "length": 10, "checksum": "ab"}
+    with pytest.raises(TypeError, match="snapshot header"):
+        SnapshotHeader(**{**fields, **damage})  # type: ignore[arg-type]
