@@ -11,7 +11,7 @@ import re
 from collections.abc import Collection
 
 from app.domain import check_meanings, check_name
-from app.store.results import BulkPreview, BulkRow
+from app.store.results import BulkPreview, BulkRow, BulkStatus
 from app.store.transfer.steps import CHUNK, Progress, Steps, run_steps
 from app.text.rejected import shown
 
@@ -60,7 +60,7 @@ def _row(line_no: int, line: str, existing: Collection[str], seen: dict[str, int
     elif key in seen:
         reason = f"Same as line {seen[key]}."
     seen.setdefault(key, line_no)
-    status = "duplicate" if reason else "ok"
+    status: BulkStatus = "duplicate" if reason else "ok"
     return BulkRow(line=line_no, term=term, meanings=meanings, status=status, reason=reason)
 
 

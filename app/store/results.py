@@ -1,20 +1,16 @@
 """Read-only result shapes the store returns besides the domain entities (tree rows, search hits,
-deletion summaries, bulk-paste previews): plain pydantic data the UI and tools can render."""
+deletion summaries, bulk-paste previews): plain frozen data the UI and tools can render."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
 
 from app.domain import Folder, FolderId, WordId
 
 
-class _Result(BaseModel):
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-
-class TreeRow(_Result):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TreeRow:
     """A folder in depth-first order with its direct and subtree word counts."""
 
     folder: Folder
@@ -23,7 +19,8 @@ class TreeRow(_Result):
     total_words: int
 
 
-class DeletionSummary(_Result):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeletionSummary:
     """What deleting a folder would take with it, for the confirmation dialog."""
 
     folder: Folder
@@ -32,7 +29,8 @@ class DeletionSummary(_Result):
     notes: int
 
 
-class Snippet(_Result):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snippet:
     """Plain text around a match; `marks` are [start, end) character ranges to highlight."""
 
     text: str
@@ -42,7 +40,8 @@ class Snippet(_Result):
 HitKind = Literal["word", "folder", "note"]
 
 
-class SearchHit(_Result):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchHit:
     """One search result. `folder_id`/`path` locate it: the containing folder for words and
     notes, the folder itself for folder hits; `path` lists folder names from the root."""
 
@@ -57,7 +56,8 @@ class SearchHit(_Result):
 BulkStatus = Literal["ok", "duplicate", "invalid"]
 
 
-class BulkRow(_Result):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BulkRow:
     line: int
     term: str
     meanings: list[str]
@@ -65,7 +65,8 @@ class BulkRow(_Result):
     reason: str = ""
 
 
-class BulkPreview(_Result):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BulkPreview:
     rows: list[BulkRow]
     note: str = ""  # e.g. why some lines were not read
 
@@ -73,11 +74,13 @@ class BulkPreview(_Result):
         return sum(1 for r in self.rows if r.status == status)
 
 
-class BulkResult(_Result):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BulkResult:
     added: int
     skipped: list[BulkRow]
 
 
-class WordsMoved(_Result):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WordsMoved:
     moved: list[WordId]
     skipped: list[str]  # one sentence per word left where it was

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pydantic import ValidationError
 
@@ -114,7 +115,7 @@ def bulk_add(
     for row in rows:
         new, reason = _bulk_word(folder_id, row, taken)
         if new is None:
-            skipped.append(row.model_copy(update={"reason": row.reason or reason}))
+            skipped.append(replace(row, reason=row.reason or reason))
             continue
         taken.add(new.term.casefold())
         values.append(_row(new, lang))
