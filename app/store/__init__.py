@@ -10,13 +10,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
 
 from app.domain import Folder, FolderId, Note, NoteId, Word, WordId
-from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, NotePatch, WordPatch
 from app.store import bulk, folders, notes, queries, transfer, word_list, words
 from app.store.changes import Change, Changeset, install_capture
-from app.store.conversations import Conversations
 from app.store.db import Database
 from app.store.history import History, Listener
 from app.store.migrations import migrate, schema_version
@@ -30,11 +29,13 @@ from app.store.results import (
     WordsMoved,
 )
 from app.store.search import search
-from app.store.study import Study
 from app.store.transfer.steps import Steps, run_steps
 from app.store.word_list import WordPage, WordQuery
 
 if TYPE_CHECKING:
+    from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, NotePatch, WordPatch
+    from app.store.conversations import Conversations
+    from app.store.study import Study
     from app.store.transfer.parsed import ParsedImport
     from app.store.transfer.plan import PlanSummary
 
@@ -59,8 +60,6 @@ class Store:
         self._db = db
         self._clock = clock
         self._history = History(db, read_only=read_only)
-        self.conversations = Conversations(db, self._history, clock)
-        self.study = Study(db, self._history, clock, self.folder_tree)
         # The folder tree is read on every redraw and by every agent request, and costs
         # O(folders + words) to build. Between steps it is kept until a change touches folders or
         # moves, adds or deletes words. Inside a step (an agent turn) it is keyed on the history's
@@ -70,6 +69,20 @@ class Store:
         self._history.subscribe(self._forget_tree)
         # Grows when what is due or new may have changed, for the caches of due counts.
         self.study_version = 0
+
+    # The assistant's conversations and studying are made on first use: their shapes are
+    # validated with pydantic, which the first screen does not load (decision 025).
+    @cached_property
+    def conversations(self) -> Conversations:
+        from app.store.conversations import Conversations  # noqa: PLC0415 (see above)
+
+        return Conversations(self._db, self._history, self._clock)
+
+    @cached_property
+    def study(self) -> Study:
+        from app.store.study import Study  # noqa: PLC0415 (see above)
+
+        return Study(self._db, self._history, self._clock, self.folder_tree)
 
     @classmethod
     def open(cls, path: str = ":memory:", *, read_only: bool = False) -> Store:

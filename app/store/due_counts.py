@@ -11,12 +11,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from app.domain import FolderId
 from app.store.changes import Change
 from app.store.db import Database
 from app.store.results import TreeRow
-from app.study.model import DEFAULT_OPTIONS, CardState, StudyOptions
+from app.study.model import CardState
+
+if TYPE_CHECKING:
+    from app.study.options import StudyOptions
 
 Pair = tuple[int, str]  # (folder id, direction)
 
@@ -109,6 +113,11 @@ class RollUp:
     def __init__(
         self, parts: DueParts, rows: Sequence[TreeRow], options: Mapping[FolderId, StudyOptions]
     ) -> None:
+        # Counting starts after the first screen, which is drawn before pydantic (and so the
+        # options) are loaded (decision 025).
+        from app.study.options import DEFAULT_OPTIONS  # noqa: PLC0415
+
+        self._default = DEFAULT_OPTIONS
         self.parts = parts
         self._rows = {row.folder.id: row for row in rows}
         self._options = options
@@ -130,7 +139,7 @@ class RollUp:
 
     def _own(self, fid: FolderId) -> Sums:
         parts, row = self.parts, self._rows[fid]
-        directions = self._options.get(fid, DEFAULT_OPTIONS).direction_list
+        directions = self._options.get(fid, self._default).direction_list
         studied = row.word_count - parts.without_meaning.get(fid, 0)
         return [
             sum(parts.due.get((fid, d), 0) for d in directions),
@@ -141,7 +150,7 @@ class RollUp:
 
     def _set(self, fid: FolderId, total: Sums) -> None:
         self._sums[fid] = total
-        chosen = self._options.get(fid, DEFAULT_OPTIONS)
+        chosen = self._options.get(fid, self._default)
         self.counts[fid] = DueCount(
             due=min(total[0], max(chosen.reviews_per_day - total[3], 0)),
             new=min(total[1], max(chosen.new_per_day - total[2], 0)),

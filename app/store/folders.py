@@ -6,11 +6,15 @@ with the label for the Undo menu. Transactions and recording are the caller's jo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from app.domain import MAX_FOLDER_DEPTH, Conflict, Folder, FolderId
-from app.inputs import FolderPatch, NewFolder
 from app.store import queries
 from app.store.db import Database
 from app.store.results import DeletionSummary
+
+if TYPE_CHECKING:
+    from app.inputs import FolderPatch, NewFolder
 
 
 def _where(db: Database, parent_id: FolderId | None) -> str:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from app.domain import Note, NoteId
-from app.inputs import NewNote, NotePatch
 from app.store import queries
 from app.store.db import Database
+
+if TYPE_CHECKING:
+    from app.inputs import NewNote, NotePatch
 
 
 def add(db: Database, now: int, new: NewNote) -> tuple[Note, str]:

@@ -18,17 +18,8 @@ from app.store import study_queries as q
 from app.store.db import Database
 from app.store.history import History
 from app.store.results import TreeRow
-from app.study.model import (
-    DEFAULT_OPTIONS,
-    MODES,
-    CardKey,
-    CardState,
-    Mode,
-    Progress,
-    Rating,
-    StudyCard,
-    StudyOptions,
-)
+from app.study.model import MODES, CardKey, CardState, Mode, Progress, Rating, StudyCard
+from app.study.options import DEFAULT_OPTIONS, StudyOptions
 
 # The schedule a review keeps as it was before the grade (review column = card column + _before).
 SCHEDULE = ("state", "step", "stability", "difficulty", "due", "last_review")

@@ -11,33 +11,43 @@ import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from app.domain import FolderId, NotFound, WordId
 from app.store.db import Database
 from app.store.results import TreeRow
 from app.study.model import (
     DEFAULT_DAY_START_HOUR,
-    DEFAULT_OPTIONS,
     DIRECTIONS,
     CardKey,
     CardState,
     Direction,
     Progress,
     StudyCard,
-    StudyOptions,
 )
+
+if TYPE_CHECKING:
+    from app.study.options import StudyOptions
 
 COLLECTION = 0  # the study_options row that holds the collection's own options
 
 
+def _default() -> StudyOptions:
+    """The options of a folder that sets none. Imported when first needed: options are
+    validated with pydantic, which loads after the first screen (decision 025)."""
+    from app.study.options import DEFAULT_OPTIONS  # noqa: PLC0415
+
+    return DEFAULT_OPTIONS
+
+
 def _parse_options(text: str) -> StudyOptions | None:
+    from app.study.options import StudyOptions  # noqa: PLC0415 (see _default)
+
     try:
         data = json.loads(text)
         data.pop("day_start_hour", None)
         return StudyOptions.model_validate(data)
-    except (ValueError, TypeError, AttributeError, ValidationError):
+    except (ValueError, TypeError, AttributeError):  # pydantic's ValidationError is a ValueError
         return None  # a damaged row counts as unset: the folder inherits instead
 
 
@@ -60,7 +70,7 @@ def effective_options(
     rows: Sequence[TreeRow], stored: Mapping[int, StudyOptions]
 ) -> dict[FolderId, StudyOptions]:
     """Each folder's options: its own, else its nearest ancestor's, else the collection's."""
-    base = stored.get(COLLECTION, DEFAULT_OPTIONS)
+    base = stored.get(COLLECTION) or _default()
     result: dict[FolderId, StudyOptions] = {}
     for row in rows:  # depth first: a parent is always resolved before its children
         parent = row.folder.parent_id
@@ -112,7 +122,8 @@ def review_queue(
         f"c.id",
         [*params, end, now],
     )
-    return [(WordId(w), d) for w, f, d in rows if options.get(f, DEFAULT_OPTIONS).studies(d)]
+    default = _default()
+    return [(WordId(w), d) for w, f, d in rows if options.get(f, default).studies(d)]
 
 
 def learning_cards(
@@ -126,9 +137,8 @@ def learning_cards(
         f"({CardState.LEARNING}, {CardState.RELEARNING}) AND w.meanings != '[]'",
         params,
     )
-    return {
-        (WordId(w), d): due for w, f, d, due in rows if options.get(f, DEFAULT_OPTIONS).studies(d)
-    }
+    default = _default()
+    return {(WordId(w), d): due for w, f, d, due in rows if options.get(f, default).studies(d)}
 
 
 def new_queue(
@@ -172,10 +182,11 @@ def _with_new(
             (direction,),
         ).fetchall()
     )
+    default = _default()
     return [
         row.folder.id
         for row in rows
-        if options.get(row.folder.id, DEFAULT_OPTIONS).studies(direction)
+        if options.get(row.folder.id, default).studies(direction)
         and row.word_count > cards.get(row.folder.id, 0)
     ]
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
-from app.domain import Conflict, FolderId, NotFound, Word, WordId
-from app.inputs import NewWord, WordPatch, user_message
+from app.domain import Conflict, FolderId, InvalidInput, NotFound, Word, WordId
 from app.store import queries
 from app.store.db import Database
 from app.store.results import BulkResult, BulkRow, WordsMoved
+
+if TYPE_CHECKING:
+    from app.inputs import NewWord, WordPatch
 
 # Built once: json.dumps with options builds a new encoder per call, which shows when an
 # import encodes 100,000 lists.
@@ -127,10 +128,16 @@ def bulk_add(
 def _bulk_word(folder_id: FolderId, row: BulkRow, taken: set[str]) -> tuple[NewWord | None, str]:
     if row.status != "ok":
         return None, "not marked ok in the preview"
+    # Checked again as any new word is: the input rules are pydantic's, loaded after the
+    # first screen (decision 025), so imported where a bulk add first needs them.
+    from app.inputs import NewWord, parse_input  # noqa: PLC0415
+
     try:
-        new = NewWord(folder_id=folder_id, term=row.term, meanings=row.meanings)
-    except ValidationError as exc:
-        return None, user_message(exc)
+        new = parse_input(
+            NewWord, {"folder_id": folder_id, "term": row.term, "meanings": row.meanings}
+        )
+    except InvalidInput as exc:
+        return None, exc.message
     if new.term.casefold() in taken:
         return None, "already in the folder"
     return new, ""

@@ -1,6 +1,7 @@
 """The study vocabulary: card directions, ratings, modes, per-folder options and card progress.
 
-Plain data shared by the scheduler, the store's study queries and the session engine. Times are
+Plain data shared by the scheduler, the store's study queries and the session engine; the
+per-folder options, validated with pydantic, are in app.study.options (decision 025). Times are
 epoch milliseconds (UTC) like every other timestamp in the store.
 """
 
@@ -9,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal, get_args
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from app.domain import FolderId, WordId
 
@@ -50,28 +49,6 @@ class CardState(IntEnum):
     RELEARNING = 3
 
 
-class StudyOptions(BaseModel):
-    """How a folder (and every subfolder without its own) is studied."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    retention: float = Field(0.90, ge=0.70, le=0.99)
-    new_per_day: int = Field(20, ge=0, le=9999)
-    reviews_per_day: int = Field(9999, ge=0, le=99999)
-    directions: Directions = "forward"
-    accents_optional: bool = True
-    articles_optional: bool = True
-
-    def studies(self, direction: Direction) -> bool:
-        return self.directions in ("both", direction)
-
-    @property
-    def direction_list(self) -> tuple[Direction, ...]:
-        return tuple(d for d in DIRECTIONS if self.studies(d))
-
-
-# The defaults are valid by definition: constructed without building the validator, which
-# costs about 20 ms of startup in the browser.
-DEFAULT_OPTIONS = StudyOptions.model_construct()
 DEFAULT_DAY_START_HOUR = 4
 
 

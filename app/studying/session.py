@@ -23,16 +23,8 @@ from app.store import study_queries as q
 from app.store.study import SessionRow
 from app.study.days import StudyDay, study_day
 from app.study.grading import CompareOptions, Grade, grade_answer
-from app.study.model import (
-    DEFAULT_OPTIONS,
-    MINUTE_MS,
-    CardKey,
-    CardState,
-    Mode,
-    Rating,
-    StudyCard,
-    StudyOptions,
-)
+from app.study.model import MINUTE_MS, CardKey, CardState, Mode, Rating, StudyCard
+from app.study.options import DEFAULT_OPTIONS, StudyOptions
 from app.study.scheduler import Outcome, outcomes
 from app.study.spoken import SpokenGrade, grade_spoken
 from app.studying.summary import Summary, summarise

@@ -20,7 +20,8 @@ from app.store.db import Database
 from app.store.results import TreeRow
 from app.store.study_queries import Scope
 from app.study.days import study_day
-from app.study.model import DAY_MS, DIRECTIONS, CardState, Direction, Rating, StudyOptions
+from app.study.model import DAY_MS, DIRECTIONS, CardState, Direction, Rating
+from app.study.options import StudyOptions
 
 DAYS = 30  # days of history and of forecast
 HARDEST = 10

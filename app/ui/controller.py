@@ -10,10 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
-from app.domain import FolderId, LexicalError, NoteId, NotFound, WordId
-from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, NotePatch, WordPatch, user_message
+from app.domain import FolderId, InvalidInput, LexicalError, NoteId, NotFound, WordId
 from app.store import Store
 from app.store.due_counts import DueCount
 from app.store.results import TreeRow
@@ -151,8 +148,8 @@ class Controller:
             return Update(error=ASSISTANT_BUSY)
         try:
             return handler(int(item_id) if item_id and item_id.isdigit() else None, data or {})
-        except ValidationError as exc:
-            return Update(error=user_message(exc))
+        except InvalidInput as exc:  # nothing was written: only the message changes
+            return Update(error=exc.message)
         except LexicalError as exc:
             return Update(error=exc.message, tree=True, main=isinstance(exc, NotFound))
 
@@ -275,6 +272,9 @@ class Controller:
         return Update(dialog=dialogs.folder_dialog(folder, None), focus="#folder-name")
 
     def _save_folder(self, folder_id: int | None, data: Data) -> Update:
+        # The input rules are pydantic's, loaded after the first screen (decision 025).
+        from app.inputs import FolderPatch, NewFolder, parse_input  # noqa: PLC0415
+
         fields = {
             "name": data.get("name", ""),
             "emoji": data.get("emoji", ""),
@@ -282,12 +282,10 @@ class Controller:
             "lang": data.get("lang", ""),
         }
         if folder_id is not None:
-            folder = self.store.update_folder(
-                FolderId(folder_id), FolderPatch.model_validate(fields)
-            )
+            folder = self.store.update_folder(FolderId(folder_id), parse_input(FolderPatch, fields))
             return changed(close_dialog=True, toast=f"Saved folder {folder.name}")
         parent = data.get("parent")
-        new = NewFolder.model_validate({**fields, "parent_id": _id(parent) if parent else None})
+        new = parse_input(NewFolder, {**fields, "parent_id": _id(parent) if parent else None})
         folder = self.store.create_folder(new)
         if folder.parent_id is not None:
             self.state.expanded.add(folder.parent_id)
@@ -359,13 +357,16 @@ class Controller:
         }
 
     def _save_word(self, word_id: int | None, data: Data) -> Update:
+        # The input rules are pydantic's, loaded after the first screen (decision 025).
+        from app.inputs import NewWord, WordPatch, parse_input  # noqa: PLC0415
+
         fields = self._word_fields(data)
         if word_id is not None:
-            word = self.store.update_word(WordId(word_id), WordPatch.model_validate(fields))
+            word = self.store.update_word(WordId(word_id), parse_input(WordPatch, fields))
             self.state.editing_word = None
             return changed(toast=f"Saved {word.term}", focus=f"#word-{word.id} button")
         folder = _id(data.get("folder"))
-        word = self.store.add_word(NewWord.model_validate({**fields, "folder_id": folder}))
+        word = self.store.add_word(parse_input(NewWord, {**fields, "folder_id": folder}))
         return changed(toast=f"Added {word.term}", focus="#word-new-term")
 
     def _edit_word(self, word_id: int | None, _data: Data) -> Update:
@@ -453,12 +454,15 @@ class Controller:
         return Update(main=True)
 
     def _save_note(self, note_id: int | None, data: Data) -> Update:
+        # The input rules are pydantic's, loaded after the first screen (decision 025).
+        from app.inputs import NewNote, NotePatch, parse_input  # noqa: PLC0415
+
         fields = {"title": data.get("title", ""), "body": data.get("body", "")}
         if note_id is not None:
-            note = self.store.update_note(NoteId(note_id), NotePatch.model_validate(fields))
+            note = self.store.update_note(NoteId(note_id), parse_input(NotePatch, fields))
         else:
             folder = _need(self.state.route.folder_id)
-            note = self.store.add_note(NewNote.model_validate({**fields, "folder_id": folder}))
+            note = self.store.add_note(parse_input(NewNote, {**fields, "folder_id": folder}))
         self.state.editing_note, self.state.adding_note = None, False
         return changed(toast=f"Saved note {note.title}")
 

@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from app.domain import FolderId, InvalidInput, LexicalError
 from app.store import Store
-from app.study.model import MODES, Mode, Rating, StudyOptions
+from app.study.model import MODES, Mode, Rating
 from app.text.nodes import El
 from app.ui.routes import Route
 from app.ui.update import Update, changed
@@ -265,6 +263,11 @@ class StudyActions:
         return changed(close_dialog=True, toast="This folder now uses its parent's study options.")
 
     def _save_options(self, folder_id: int | None, data: Data) -> Update:
+        # Validated with pydantic, which loads after the first screen (decision 025).
+        from pydantic import ValidationError  # noqa: PLC0415
+
+        from app.study.options import StudyOptions  # noqa: PLC0415
+
         store = self._store()
         fid = FolderId(folder_id) if folder_id is not None else None
         try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from app.domain import FolderId
-from app.study.model import StudyOptions
+from app.study.options import StudyOptions
 from app.text.nodes import El, Node, h
 from app.ui.widgets import action, form_error
 

@@ -18,7 +18,8 @@ from app.drill.machine import (
     Tick,
 )
 from app.inputs import NewFolder, NewWord
-from app.study.model import Rating, StudyOptions
+from app.study.model import Rating
+from app.study.options import StudyOptions
 from app.studying.session import StudySession
 from tests.study.helpers import Clock, make_store
 

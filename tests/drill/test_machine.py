@@ -20,7 +20,8 @@ from app.drill.machine import (
     StopSpeaking,
 )
 from app.drill.timing import OVERRIDE_SECONDS
-from app.study.model import Rating, StudyOptions
+from app.study.model import Rating
+from app.study.options import StudyOptions
 from app.voice.problems import problem
 from tests.drill.script import Script, listens, said, says
 

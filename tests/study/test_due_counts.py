@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from app.inputs import NewWord, WordPatch
 from app.store.due_counts import RollUp, collection_due, read_parts
 from app.store.study_queries import effective_options, stored_options
-from app.study.model import Rating, StudyOptions
+from app.study.model import Rating
+from app.study.options import StudyOptions
 from app.studying.session import StudySession
 from app.ui.due import DueCounts
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store

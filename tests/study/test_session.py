@@ -15,7 +15,8 @@ from app.store import Store
 from app.store.changes import Changeset
 from app.store.db import Database
 from app.store.oplog import decode_entry, encode_entry
-from app.study.model import DAY_MS, CardKey, CardState, Rating, StudyOptions
+from app.study.model import DAY_MS, CardKey, CardState, Rating
+from app.study.options import StudyOptions
 from app.studying.session import Phase, StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
 

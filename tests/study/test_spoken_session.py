@@ -9,7 +9,8 @@ import pytest
 from app.domain import LexicalError
 from app.store import Store
 from app.store.db import Database
-from app.study.model import MODES, Rating, StudyOptions
+from app.study.model import MODES, Rating
+from app.study.options import StudyOptions
 from app.studying.session import NOTHING_HEARD, Phase, StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words, make_store
 from tests.study.test_session import NO_OFFSET, _start, studying

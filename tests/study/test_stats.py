@@ -9,7 +9,7 @@ from app.store import Store
 from app.store import stats_queries as sq
 from app.store.study_queries import Scope
 from app.study.model import DAY_MS, MINUTE_MS, CardState, Direction, Progress, Rating
-from app.study.model import StudyOptions as Options
+from app.study.options import StudyOptions as Options
 from app.studying.stats import DAYS, StudyStats, collect_stats
 from tests.study.helpers import NOON, SPANISH, Clock, folder_with_words, make_store
 

@@ -5,7 +5,7 @@ switcher, the hidden prompt and its "Show prompt", the Say it and Hear controls,
 from __future__ import annotations
 
 from app.domain import FolderId
-from app.study.model import StudyOptions
+from app.study.options import StudyOptions
 from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
 from tests.ui.test_study_actions import by_action, go, prompt, setup

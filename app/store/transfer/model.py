@@ -27,8 +27,9 @@ from pydantic import (
 from app.domain import Colour
 from app.inputs import Emoji, Lang, Meanings, Name, Text
 from app.store.transfer import MAX_ID, MAX_TIMESTAMP
-from app.study.model import DAY_MS, CardState, Direction, Rating, StudyOptions
+from app.study.model import DAY_MS, CardState, Direction, Rating
 from app.study.model import Progress as Schedule
+from app.study.options import StudyOptions
 
 Id = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
 Timestamp = Annotated[StrictInt, Field(ge=0, le=MAX_TIMESTAMP)]

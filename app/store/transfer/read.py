@@ -15,7 +15,8 @@ from app.store.db import Database
 from app.store.queries import folder_tree
 from app.store.results import TreeRow
 from app.store.transfer.model import REVIEW_FIELDS, CardItem, StoredOptions
-from app.study.model import DEFAULT_OPTIONS, Direction
+from app.study.model import Direction
+from app.study.options import DEFAULT_OPTIONS
 
 RawItem = dict[str, Any]
 

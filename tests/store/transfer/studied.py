@@ -8,7 +8,8 @@ import sqlite3
 from typing import Any
 
 from app.store import Store
-from app.study.model import DAY_MS, MINUTE_MS, Rating, StudyOptions
+from app.study.model import DAY_MS, MINUTE_MS, Rating
+from app.study.options import StudyOptions
 from tests.store.transfer.workspaces import START, grade, sample_store
 
 

@@ -17,7 +17,8 @@ import pytest
 from app.inputs import NewFolder
 from app.store import Store
 from app.study import scheduler
-from app.study.model import DAY_MS, MINUTE_MS, CardState, Rating, StudyOptions
+from app.study.model import DAY_MS, MINUTE_MS, CardState, Rating
+from app.study.options import StudyOptions
 from app.study.scheduler import replay, replayed
 from tests.anki_decks import REVERSED, card_ids, edit_collection, make_apkg, with_revlog
 from tests.store.helpers import make_store

@@ -10,7 +10,8 @@ import pytest
 
 from app.inputs import NewFolder, NewWord
 from app.store.transfer.model import REVIEW_FIELDS
-from app.study.model import DAY_MS, Rating, StudyOptions
+from app.study.model import DAY_MS, Rating
+from app.study.options import StudyOptions
 from tests.store.helpers import assert_index_in_sync, dump, make_store
 from tests.store.transfer.studied import studied_store, study_rows
 from tests.store.transfer.workspaces import (

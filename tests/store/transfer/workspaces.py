@@ -21,7 +21,8 @@ from app.store.transfer import Mode, read_import
 from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.plan import PlanSummary
 from app.store.transfer.steps import run_steps
-from app.study.model import MINUTE_MS, Direction, Rating, StudyOptions
+from app.study.model import MINUTE_MS, Direction, Rating
+from app.study.options import StudyOptions
 from app.study.scheduler import outcomes
 from tests.store.helpers import dump, make_store
 
