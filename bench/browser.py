@@ -161,7 +161,7 @@ class Profile:
         page.goto(f"{self.base_url}{DATA_PREFIX}{BLANK}")
         args = {
             "url": DATA_PREFIX + name,
-            "meta": record.model_dump(exclude={"data"}),
+            "meta": record.as_row(),
             "names": idb_names(),
             "piece": PIECE_BYTES,
             "slots": list(SLOTS),

@@ -1,4 +1,5 @@
-"""Time to ready, cold and warm, for Lexical and for bare Pyodide loading the same files.
+"""Time to ready, cold and warm, for Lexical and for two baselines loading the same files: bare
+Pyodide, and bare PyScript (PyScript starting that Pyodide, as Lexical does; decision 025).
 
 Each run opens a fresh Chromium profile per page kind: the first visit is cold (empty HTTP cache
 and IndexedDB), a second visit in the same profile is warm. The two kinds alternate which goes
@@ -52,12 +53,17 @@ def _visit(
 def measure(
     playwright: Playwright, base_url: str, runs: int, log: Callable[[str], None]
 ) -> list[Figure]:
-    paths = {"app": "/", "bare": f"/bench/bare.html?packages={','.join(app_packages())}"}
+    packages = ",".join(app_packages())
+    paths = {
+        "app": "/",
+        "bare": f"/bench/bare.html?packages={packages}",
+        "pyscript": f"/bench/pyscript_bare.html?packages={packages}",
+    }
     samples: dict[str, Samples] = {
         kind: {f"{p}:{m}": [] for p in PHASES for m in ("ready", "fcp")} for kind in paths
     }
     for run in range(runs):
-        for kind in ("app", "bare") if run % 2 == 0 else ("bare", "app"):
+        for kind in list(paths) if run % 2 == 0 else reversed(paths):
             _visit(playwright, base_url, paths[kind], samples[kind], keeps_screen=kind == "app")
         last = {kind: samples[kind] for kind in paths}
         log(
@@ -66,10 +72,10 @@ def measure(
                 f"{k} {v['cold:ready'][-1]:.0f}/{v['warm:ready'][-1]:.0f}" for k, v in last.items()
             )
         )
-    return _figures(samples["app"], samples["bare"])
+    return _figures(samples["app"], samples["bare"], samples["pyscript"])
 
 
-def _figures(app: Samples, bare: Samples) -> list[Figure]:
+def _figures(app: Samples, bare: Samples, pyscript: Samples) -> list[Figure]:
     figures = []
     for phase in PHASES:
         app_ready, bare_ready = app[f"{phase}:ready"], bare[f"{phase}:ready"]
@@ -88,6 +94,12 @@ def _figures(app: Samples, bare: Samples) -> list[Figure]:
         figures += [
             summarise(f"startup.{phase}.app", f"Time to ready, {phase}: app", app_ready),
             summarise(f"startup.{phase}.bare", f"Time to ready, {phase}: bare Pyodide", bare_ready),
+            summarise(
+                f"startup.{phase}.pyscript",
+                f"Time to ready, {phase}: bare PyScript",
+                pyscript[f"{phase}:ready"],
+                note="PyScript starting the same Pyodide and packages (bench/pyscript_bare.html)",
+            ),
             summarise(
                 f"startup.{phase}.fcp",
                 f"First contentful paint of the shell, {phase}",

@@ -17,7 +17,8 @@ from app.inputs import NewFolder, NewNote, WordPatch
 from app.store import Store
 from app.store.bulk import parse_bulk
 from app.store.changes import install_capture
-from app.study.model import DAY_MS, CardState, StudyOptions
+from app.study.model import DAY_MS, CardState
+from app.study.options import StudyOptions
 
 MAX_DEPTH = 4
 INBOX = "Inbox"
