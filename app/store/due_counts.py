@@ -17,6 +17,7 @@ from app.domain import FolderId
 from app.store.changes import Change
 from app.store.db import Database
 from app.store.results import TreeRow
+from app.store.study_queries import default_options
 from app.study.model import CardState
 
 if TYPE_CHECKING:
@@ -113,11 +114,7 @@ class RollUp:
     def __init__(
         self, parts: DueParts, rows: Sequence[TreeRow], options: Mapping[FolderId, StudyOptions]
     ) -> None:
-        # Counting starts after the first screen, which is drawn before pydantic (and so the
-        # options) are loaded (decision 025).
-        from app.study.options import DEFAULT_OPTIONS  # noqa: PLC0415
-
-        self._default = DEFAULT_OPTIONS
+        self._default = default_options()
         self.parts = parts
         self._rows = {row.folder.id: row for row in rows}
         self._options = options

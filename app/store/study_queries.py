@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 COLLECTION = 0  # the study_options row that holds the collection's own options
 
 
-def _default() -> StudyOptions:
+def default_options() -> StudyOptions:
     """The options of a folder that sets none. Imported when first needed: options are
     validated with pydantic, which loads after the first screen (decision 025)."""
     from app.study.options import DEFAULT_OPTIONS  # noqa: PLC0415
@@ -41,7 +41,7 @@ def _default() -> StudyOptions:
 
 
 def _parse_options(text: str) -> StudyOptions | None:
-    from app.study.options import StudyOptions  # noqa: PLC0415 (see _default)
+    from app.study.options import StudyOptions  # noqa: PLC0415 (see default_options)
 
     try:
         data = json.loads(text)
@@ -70,7 +70,7 @@ def effective_options(
     rows: Sequence[TreeRow], stored: Mapping[int, StudyOptions]
 ) -> dict[FolderId, StudyOptions]:
     """Each folder's options: its own, else its nearest ancestor's, else the collection's."""
-    base = stored.get(COLLECTION) or _default()
+    base = stored.get(COLLECTION) or default_options()
     result: dict[FolderId, StudyOptions] = {}
     for row in rows:  # depth first: a parent is always resolved before its children
         parent = row.folder.parent_id
@@ -122,7 +122,7 @@ def review_queue(
         f"c.id",
         [*params, end, now],
     )
-    default = _default()
+    default = default_options()
     return [(WordId(w), d) for w, f, d in rows if options.get(f, default).studies(d)]
 
 
@@ -137,7 +137,7 @@ def learning_cards(
         f"({CardState.LEARNING}, {CardState.RELEARNING}) AND w.meanings != '[]'",
         params,
     )
-    default = _default()
+    default = default_options()
     return {(WordId(w), d): due for w, f, d, due in rows if options.get(f, default).studies(d)}
 
 
@@ -182,7 +182,7 @@ def _with_new(
             (direction,),
         ).fetchall()
     )
-    default = _default()
+    default = default_options()
     return [
         row.folder.id
         for row in rows
