@@ -131,6 +131,8 @@ def check_lang(value: str) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Folder:
+    """A folder as stored: its place in the tree, how it looks and its words' language."""
+
     id: FolderId
     parent_id: FolderId | None
     name: str
@@ -143,6 +145,8 @@ class Folder:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Word:
+    """A word as stored: its term, meanings in order, notes, colour and language."""
+
     id: WordId
     folder_id: FolderId
     term: str
@@ -156,6 +160,8 @@ class Word:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Note:
+    """A note as stored in a folder: a title and a Markdown body."""
+
     id: NoteId
     folder_id: FolderId
     title: str

@@ -25,6 +25,8 @@ IDLE_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class SaveStatus:
+    """What the toolbar says about saving: a state for its styling and the sentence shown."""
+
     state: SaveState
     message: str  # the whole story; for an error, the reason and what Lexical does about it
 

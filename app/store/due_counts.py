@@ -28,6 +28,8 @@ Pair = tuple[int, str]  # (folder id, direction)
 
 @dataclass(frozen=True, slots=True)
 class DueCount:
+    """A folder's cards due today and new cards it may still introduce today."""
+
     due: int
     new: int
 

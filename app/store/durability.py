@@ -125,6 +125,8 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class BootReport:
+    """What a start loaded, replayed and could not restore, told to the user if damaged."""
+
     snapshot_seq: int | None  # which snapshot was used (None: started from an empty database)
     replayed: int  # edits replayed from the log on top of it
     seq: int  # the last edit now contained in the workspace

@@ -58,6 +58,8 @@ BulkStatus = Literal["ok", "duplicate", "invalid"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BulkRow:
+    """One line of a bulk paste as previewed: its word and whether it will be added."""
+
     line: int
     term: str
     meanings: list[str]
@@ -67,6 +69,8 @@ class BulkRow:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BulkPreview:
+    """Every line of a bulk paste as previewed, and a note on any not read."""
+
     rows: list[BulkRow]
     note: str = ""  # e.g. why some lines were not read
 
@@ -76,11 +80,15 @@ class BulkPreview:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BulkResult:
+    """What a bulk add did: how many words it added and the rows it skipped."""
+
     added: int
     skipped: list[BulkRow]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WordsMoved:
+    """The words a move took to the other folder, and why any stayed."""
+
     moved: list[WordId]
     skipped: list[str]  # one sentence per word left where it was

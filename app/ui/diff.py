@@ -23,12 +23,16 @@ Path = tuple[int, ...]  # child indexes from the region's root element
 
 @dataclass(frozen=True)
 class Replace:
+    """Put `node` in place of the node at `path`."""
+
     path: Path
     node: Node
 
 
 @dataclass(frozen=True)
 class Append:
+    """Add `nodes` after the children of the node at `path`."""
+
     path: Path
     nodes: tuple[Node, ...]
 

@@ -17,6 +17,8 @@ DRAWERS: tuple[Drawer, ...] = ("folders", "menu")
 
 @dataclass
 class Drawers:
+    """Which drawer is open on a narrow screen (the folders or the menu), if any."""
+
     open: Drawer | None = None
 
     def toggle(self, drawer: Drawer) -> None:

@@ -20,6 +20,8 @@ _SCREEN = re.compile(r"^#?/?(study|stats)(?:/folder/(\d{1,15}))?/?$")
 
 @dataclass(frozen=True, slots=True)
 class Route:
+    """Where the page is: a folder, a word in it, or a view such as study or stats."""
+
     folder_id: int | None = None
     word_id: int | None = None
     view: View = ""

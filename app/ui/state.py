@@ -15,6 +15,8 @@ PAGE_SIZE = 100
 
 @dataclass
 class ViewState:
+    """What the screen shows beyond the data: route, open folders, word listing, edits."""
+
     route: Route = field(default_factory=Route)
     expanded: set[int] = field(default_factory=set)
     # The words shown: `word_limit` of the listing from `word_start` (a link deep into a big

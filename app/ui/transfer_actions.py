@@ -34,6 +34,8 @@ MODES: dict[str, Mode] = {"merge": "merge", "replace": "replace"}
 
 @dataclass
 class PendingImport:
+    """A file read for import, with what each way of importing it would change."""
+
     parsed: ParsedImport
     plans: dict[Mode, PlanSummary]
 
