@@ -1,4 +1,5 @@
-"""Every Python module the page may import ships compiled for the browser's Python.
+"""Every Python module the page may import ships compiled for the browser's Python, PyScript's
+own included.
 
 Pyodide's file system is empty at every page load, so a module without bytecode is compiled
 from source on every start: for the standard library alone that was about 1.5 s of the
@@ -8,10 +9,13 @@ files `make build` leaves to serve (so it lives with the tests that run after it
 
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 
-from e2e.conftest import ROOT
+from playwright.sync_api import BrowserContext
+
+from e2e.conftest import ROOT, open_app
 
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"
 TAG = "cpython-314"  # Pyodide 314's cache tag, as in the wheels' __pycache__ names
@@ -44,3 +48,44 @@ def test_every_wheel_ships_compiled() -> None:
     assert len(wheels) >= 8
     for wheel in wheels:
         assert _sources_without_bytecode(wheel, beside=False) == [], wheel.name
+
+
+# PyScript's API handed over once the page has started it (importing its module any earlier
+# stops PyScript from starting), for a look at the running Python.
+CAPTURE_PYODIDE = """
+addEventListener("DOMContentLoaded", () => {
+  import("/static/vendor/pyscript/core.js").then(({ hooks }) => {
+    hooks.main.onReady.add((wrap) => { window.lexicalTestPyodide = wrap.interpreter; });
+  });
+});
+"""
+
+# For every module of PyScript's package the page imported: its bytecode, and whether Python
+# could use it. A checked pyc is used only when its hash is that of the source beside it.
+PYSCRIPT_PYCS = """
+import importlib.util, json, sys
+found = {}
+for name, module in sorted(sys.modules.items()):
+    spec = getattr(module, "__spec__", None)
+    if name.split(".")[0] != "pyscript" or spec is None or not spec.has_location:
+        continue
+    with open(spec.origin, "rb") as source, open(spec.cached, "rb") as compiled:
+        header = compiled.read(16)
+        found[name] = {
+            "checked": int.from_bytes(header[4:8], "little") == 3,
+            "current": header[8:16] == importlib.util.source_hash(source.read()),
+        }
+json.dumps(found)
+"""
+
+
+def test_a_start_imports_pyscripts_own_modules_from_the_shipped_bytecode(
+    context: BrowserContext, base_url: str
+) -> None:
+    context.add_init_script(CAPTURE_PYODIDE)
+    page = open_app(context, base_url)
+    found = json.loads(
+        page.evaluate("(code) => window.lexicalTestPyodide.runPython(code)", PYSCRIPT_PYCS)
+    )
+    assert len(found) >= 10, found  # pyscript and its submodules
+    assert all(f == {"checked": True, "current": True} for f in found.values()), found

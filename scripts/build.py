@@ -7,6 +7,11 @@
   cost about 0.1 s. It carries each module compiled for the browser's Python beside its
   source (scripts/pycompile.py), so startup does not compile them again on every load. It is
   deterministic (sorted names, fixed timestamps), so its hash changes only when the code does.
+- static/build/pyscript-bytecode.zip: PyScript's own Python package (`pyscript.*`, which its
+  bundle writes into the file system and imports before app/main.py runs) compiled for the
+  browser's Python: pyscript.toml unpacks it beside those sources, so they are not compiled
+  at every start (about 20 ms). The pycs are checked against their sources' hashes: if a
+  PyScript upgrade changed one, Python compiles it as before instead of running a stale copy.
 - static/build/icons/: the manifest's PNG icons, rendered from static/icon.svg (icons.py).
 - static/build/precache.js: the files the service worker keeps for offline use and the
   cache version, derived from those files (precache.py). Written last: it hashes the others.
@@ -17,7 +22,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -27,6 +35,7 @@ from pycompile import compile_trees, zip_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 APP_ZIP_IN_BROWSER = "/home/pyodide/app.zip"  # where pyscript.toml's [files] puts it
+PYSCRIPT_IN_BROWSER = "/home/pyodide/pyscript"  # where PyScript writes its package
 
 
 def python_files(source: Path) -> list[Path]:
@@ -50,11 +59,47 @@ def write_app_zip(root: Path) -> None:
     partial.replace(target)
 
 
+def write_pyscript_bytecode(root: Path) -> None:
+    target = root / "static" / "build" / "pyscript-bytecode.zip"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    extracted = subprocess.run(
+        [
+            shutil.which("node") or sys.exit("build: Node.js is needed"),
+            str(ROOT / "scripts" / "pyscript_package.mjs"),
+            str(root / "static" / "vendor" / "pyscript"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    package = json.loads(extracted)["pyscript"]
+    partial = target.with_suffix(".tmp")
+    with tempfile.TemporaryDirectory() as tmp:
+        staged = Path(tmp) / "pyscript"
+        _write_tree(staged, package)
+        compile_trees([(staged, PYSCRIPT_IN_BROWSER)], checked=True)
+        for source in python_files(staged):
+            source.unlink()  # PyScript writes the sources itself; only the pycs ship
+        zip_tree(staged, partial, names_from=staged)
+    partial.replace(target)
+
+
+def _write_tree(folder: Path, files: dict[str, object]) -> None:
+    for name, content in files.items():
+        path = folder / name
+        if isinstance(content, dict):
+            _write_tree(path, content)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(str(content), encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--root", type=Path, default=ROOT, help="the site to build")
     root = parser.parse_args().root.resolve()
     write_app_zip(root)
+    write_pyscript_bytecode(root)
     icons.write_icons(root / "static" / "icon.svg", root / "static" / "build" / "icons")
     precache.write(root)
 

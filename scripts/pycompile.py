@@ -26,7 +26,7 @@ EPOCH = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same files always give th
 # tracebacks name (where the files live in the browser). Files that do not compile on their own
 # (app/main.py awaits at top level) are skipped: Python compiles those at run time as before.
 _NODE_SCRIPT = """
-const [indexURL, treesJson, beside] = process.argv.slice(1);
+const [indexURL, treesJson, beside, mode] = process.argv.slice(1);
 const { loadPyodide } = await import(indexURL + "pyodide.mjs");
 const pyodide = await loadPyodide({ indexURL });
 for (const [index, [host, shownAs]] of JSON.parse(treesJson).entries()) {
@@ -36,19 +36,24 @@ for (const [index, [host, shownAs]] of JSON.parse(treesJson).entries()) {
   pyodide.globals.set("mount", mount);
   pyodide.globals.set("shown_as", shownAs);
   pyodide.globals.set("beside", beside === "beside");
+  pyodide.globals.set("mode", mode);
   pyodide.runPython(`
 import compileall, py_compile
 compileall.compile_dir(mount, ddir=shown_as, quiet=2, legacy=beside,
-                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+                       invalidation_mode=py_compile.PycInvalidationMode[mode])
 `);
 }
 """
 
 
-def compile_trees(trees: list[tuple[Path, str]], *, beside_sources: bool = False) -> None:
+def compile_trees(
+    trees: list[tuple[Path, str]], *, beside_sources: bool = False, checked: bool = False
+) -> None:
     """Write pycs into each (host directory, directory as the browser sees it): in
     `__pycache__/` for packages installed as files, or `x.pyc` beside `x.py` for a zip that is
-    imported from directly (zipimport looks only there)."""
+    imported from directly (zipimport looks only there). `checked` pycs carry their source's
+    hash and Python compiles the source instead whenever it differs: for sources that another
+    program writes at run time, which could change without the pycs knowing."""
     node = shutil.which("node")
     if node is None:
         sys.exit("pycompile: Node.js is needed to compile Python ahead of time for the browser")
@@ -59,6 +64,7 @@ def compile_trees(trees: list[tuple[Path, str]], *, beside_sources: bool = False
         [
             *(node, "--input-type=module", "-e", _NODE_SCRIPT, f"{PYODIDE}/", trees_json),
             "beside" if beside_sources else "cached",
+            "CHECKED_HASH" if checked else "UNCHECKED_HASH",
         ],
         check=True,
         stdout=subprocess.DEVNULL,
