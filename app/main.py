@@ -21,11 +21,14 @@ os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
 boot = js.window.lexicalBoot
 try:
     boot.showStage(2)
-    # Installed from the self-hosted, sha256-pinned Pyodide lock (see scripts/vendor.py).
-    await pyodide_js.loadPackage(["pydantic", "mistune"], checkIntegrity=True)  # noqa: F704, PLE1142
+    # Packages with compiled code, installed from the self-hosted, sha256-pinned Pyodide lock
+    # (scripts/vendor.py); the pure-Python ones come from packages.zip (decision 026).
+    await pyodide_js.loadPackage(["pydantic-core"], checkIntegrity=True)  # noqa: F704, PLE1142
     boot.showStage(3)
-    # pyscript.toml copies app.zip into the home directory; it is imported from as it is.
+    # pyscript.toml copies both zips into the home directory; they are imported from as they
+    # are. The packages go last, so looking up a standard module never reads their index.
     sys.path.insert(0, "/home/pyodide/app.zip")
+    sys.path.append("/home/pyodide/packages.zip")
     from app.browser.collector import CollectBetweenTasks
     from app.browser.session import start
 

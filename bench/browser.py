@@ -71,25 +71,33 @@ def chromium_version() -> str:
     return out.stdout.strip().split(" built on")[0]
 
 
-def idb_names() -> dict[str, Any]:
-    """DB_NAME, DB_VERSION and the store names, read from the app's IndexedDB adapter."""
-    tree = ast.parse((ROOT / "app" / "browser" / "idb.py").read_text())
-    wanted = {"DB_NAME", "DB_VERSION", "SNAPSHOTS", "OPS"}
+def _constants(path: Path, wanted: set[str]) -> dict[str, Any]:
+    """The literal values of the module-level names `wanted` in the Python file `path`."""
     return {
         node.targets[0].id: ast.literal_eval(node.value)
-        for node in tree.body
+        for node in ast.parse(path.read_text()).body
         if isinstance(node, ast.Assign)
         and isinstance(node.targets[0], ast.Name)
         and node.targets[0].id in wanted
     }
 
 
+def idb_names() -> dict[str, Any]:
+    """DB_NAME, DB_VERSION and the store names, read from the app's IndexedDB adapter."""
+    return _constants(
+        ROOT / "app" / "browser" / "idb.py", {"DB_NAME", "DB_VERSION", "SNAPSHOTS", "OPS"}
+    )
+
+
 def app_packages() -> list[str]:
-    """The packages app/main.py loads with `loadPackage`, so the bare page loads the same."""
+    """The packages the app has when it is ready: those app/main.py loads with `loadPackage`
+    and those it imports from static/build/packages.zip (scripts/build.py, decision 026). The
+    bare pages load them all with `loadPackage`."""
     tree = ast.parse((ROOT / "app" / "main.py").read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "loadPackage":
-            return list(ast.literal_eval(node.args[0]))
+            zipped = _constants(ROOT / "scripts" / "build.py", {"ZIPPED_PACKAGES"})
+            return [*ast.literal_eval(node.args[0]), *zipped["ZIPPED_PACKAGES"]]
     raise SystemExit("bench: app/main.py no longer calls loadPackage; update bench/browser.py")
 
 

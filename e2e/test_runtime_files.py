@@ -43,6 +43,16 @@ def test_the_app_ships_compiled_except_its_top_level_await_script() -> None:
     assert missing == ["app/main.py"]  # PyScript runs it; it cannot compile on its own
 
 
+def test_the_pure_python_packages_ship_compiled_in_one_zip() -> None:
+    packages = ROOT / "static" / "build" / "packages.zip"
+    assert _sources_without_bytecode(packages, beside=True) == []
+    with zipfile.ZipFile(packages) as zipped:
+        tops = {name.split("/")[0] for name in zipped.namelist()}
+    modules = sorted(top for top in tops if "." not in top)
+    # pydantic-core has compiled code and typing-extensions comes with it: both loadPackage'd.
+    assert modules == ["annotated_types", "mistune", "pydantic", "typing_inspection"]
+
+
 def test_every_wheel_ships_compiled() -> None:
     wheels = sorted(PYODIDE.glob("*.whl"))
     assert len(wheels) >= 8
@@ -89,3 +99,27 @@ def test_a_start_imports_pyscripts_own_modules_from_the_shipped_bytecode(
     )
     assert len(found) >= 10, found  # pyscript and its submodules
     assert all(f == {"checked": True, "current": True} for f in found.values()), found
+
+
+# Where the running page found each package, and whether any was also written out as files.
+PACKAGE_ORIGINS = """
+import importlib, json, os, sys
+names = ("pydantic", "mistune", "annotated_types", "typing_inspection", "pydantic_core")
+origins = {name: importlib.import_module(name).__spec__.origin for name in names}
+site = next(p for p in sys.path if p.endswith("site-packages"))
+json.dumps({"origins": origins, "site": sorted(os.listdir(site))})
+"""
+
+
+def test_a_start_imports_the_pure_python_packages_from_their_zip(
+    context: BrowserContext, base_url: str
+) -> None:
+    context.add_init_script(CAPTURE_PYODIDE)
+    page = open_app(context, base_url)
+    found = json.loads(
+        page.evaluate("(code) => window.lexicalTestPyodide.runPython(code)", PACKAGE_ORIGINS)
+    )
+    zipped = {name: origin for name, origin in found["origins"].items() if "packages.zip" in origin}
+    assert sorted(zipped) == ["annotated_types", "mistune", "pydantic", "typing_inspection"]
+    assert "/site-packages/pydantic_core/" in found["origins"]["pydantic_core"]
+    assert not {"pydantic", "mistune"} & set(found["site"])  # nothing unpacked twice

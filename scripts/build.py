@@ -12,6 +12,12 @@
   browser's Python: pyscript.toml unpacks it beside those sources, so they are not compiled
   at every start (about 20 ms). The pycs are checked against their sources' hashes: if a
   PyScript upgrade changed one, Python compiles it as before instead of running a stale copy.
+- static/build/packages.zip: the pure-Python packages the app imports (pydantic and mistune
+  with their dependencies), compiled the same way and imported from the zip (decision 026).
+  Pyodide's loadPackage writes every file of a wheel into the file system at each start, 360
+  files and about 5 MB for these; from the zip only the modules imported are read. Packages
+  with compiled code (pydantic-core) cannot be imported from a zip: app/main.py loads those,
+  and what they depend on, with loadPackage, and they are left out of the zip.
 - static/build/icons/: the manifest's PNG icons, rendered from static/icon.svg (icons.py).
 - static/build/precache.js: the files the service worker keeps for offline use and the
   cache version, derived from those files (precache.py). Written last: it hashes the others.
@@ -27,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 import icons  # scripts/ is on the path when run as a script
@@ -36,6 +43,9 @@ from pycompile import compile_trees, zip_tree
 ROOT = Path(__file__).resolve().parent.parent
 APP_ZIP_IN_BROWSER = "/home/pyodide/app.zip"  # where pyscript.toml's [files] puts it
 PYSCRIPT_IN_BROWSER = "/home/pyodide/pyscript"  # where PyScript writes its package
+PACKAGES_IN_BROWSER = "/home/pyodide/packages.zip"  # where pyscript.toml's [files] puts it
+# What the app imports besides the standard library and py-fsrs (loaded when studying starts).
+ZIPPED_PACKAGES = ("pydantic", "mistune")
 
 
 def python_files(source: Path) -> list[Path]:
@@ -84,6 +94,34 @@ def write_pyscript_bytecode(root: Path) -> None:
     partial.replace(target)
 
 
+def write_packages_zip(root: Path) -> None:
+    pyodide = root / "static" / "vendor" / "pyodide"
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
+    loaded = precache.dependencies(lock, precache.boot_packages(root / "app" / "main.py"))
+    names = sorted(precache.dependencies(lock, ZIPPED_PACKAGES) - loaded)
+    compiled = [name for name in names if not lock[name]["file_name"].endswith("-none-any.whl")]
+    if compiled:
+        sys.exit(
+            f"build: {', '.join(compiled)} has compiled code: list it in app/main.py's "
+            "loadPackage instead (a zip cannot hold a shared library)"
+        )
+    target = root / "static" / "build" / "packages.zip"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".tmp")
+    with tempfile.TemporaryDirectory() as tmp:
+        staged = Path(tmp) / "site-packages"
+        for name in names:
+            with zipfile.ZipFile(pyodide / lock[name]["file_name"]) as wheel:
+                for member in wheel.namelist():
+                    # zipimport reads x.pyc beside x.py only: compiled again below.
+                    if "__pycache__" not in member.split("/"):
+                        (staged / member).parent.mkdir(parents=True, exist_ok=True)
+                        (staged / member).write_bytes(wheel.read(member))
+        compile_trees([(staged, PACKAGES_IN_BROWSER)], beside_sources=True)
+        zip_tree(staged, partial, names_from=staged)
+    partial.replace(target)
+
+
 def _write_tree(folder: Path, files: dict[str, object]) -> None:
     for name, content in files.items():
         path = folder / name
@@ -100,6 +138,7 @@ def main() -> None:
     root = parser.parse_args().root.resolve()
     write_app_zip(root)
     write_pyscript_bytecode(root)
+    write_packages_zip(root)
     icons.write_icons(root / "static" / "icon.svg", root / "static" / "build" / "icons")
     precache.write(root)
 

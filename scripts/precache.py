@@ -26,8 +26,10 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Iterable
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 WORKER = "sw.js"
 OUTPUT = "static/build/precache.js"
@@ -128,21 +130,26 @@ def package_files(root: Path) -> set[str]:
     return files
 
 
-def wheel_files(root: Path, interpreter: str, packages: list[str]) -> set[str]:
-    """The wheels of `packages` and of all they depend on, beside Pyodide's own lock."""
-    lock_name = f"{PurePosixPath(interpreter).parent}/pyodide-lock.json"
-    lock = json.loads((root / lock_name).read_text(encoding="utf-8"))["packages"]
-    files: set[str] = set()
+def dependencies(lock: dict[str, Any], packages: Iterable[str]) -> set[str]:
+    """`packages` and all they depend on, as Pyodide's lock (its "packages" table) records."""
     todo, seen = list(packages), set()
     while todo:
         name = todo.pop()
         if name not in seen:
             seen.add(name)
             if name not in lock:
-                raise PrecacheError(f"the app loads {name}, which {lock_name} does not have")
-            files.add(_local(root, lock_name, lock[name]["file_name"]))
+                raise PrecacheError(f"the app loads {name}, which Pyodide's lock does not have")
             todo.extend(lock[name]["depends"])
-    return files
+    return seen
+
+
+def wheel_files(root: Path, interpreter: str, packages: list[str]) -> set[str]:
+    """The wheels of `packages` and of all they depend on, beside Pyodide's own lock."""
+    lock_name = f"{PurePosixPath(interpreter).parent}/pyodide-lock.json"
+    lock = json.loads((root / lock_name).read_text(encoding="utf-8"))["packages"]
+    return {
+        _local(root, lock_name, lock[name]["file_name"]) for name in dependencies(lock, packages)
+    }
 
 
 def boot_files(root: Path) -> list[str]:

@@ -86,5 +86,5 @@ def test_write_creates_the_doc_when_missing(tmp_path: Path) -> None:
 
 
 def test_the_bench_reads_the_app_packages_and_storage_names_from_the_app() -> None:
-    assert app_packages() == ["pydantic", "mistune"]
+    assert app_packages() == ["pydantic-core", "pydantic", "mistune"]
     assert set(idb_names()) == {"DB_NAME", "DB_VERSION", "SNAPSHOTS", "OPS"}
