@@ -10,6 +10,8 @@ files `make build` leaves to serve (so it lives with the tests that run after it
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -41,6 +43,19 @@ def test_the_standard_library_ships_compiled() -> None:
 def test_the_app_ships_compiled_except_its_top_level_await_script() -> None:
     missing = _sources_without_bytecode(ROOT / "static" / "build" / "app.zip", beside=True)
     assert missing == ["app/main.py"]  # PyScript runs it; it cannot compile on its own
+
+
+def test_app_zip_holds_the_image_of_a_new_collections_database() -> None:
+    # Opened from the zip as a start opens it; its schema is the one the migrations make.
+    check = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from app.store import Store, empty_image\n"
+        "assert empty_image.shipped() is not None\n"
+        "q = 'SELECT type, name, sql FROM sqlite_master ORDER BY name'\n"
+        "assert Store.new()._db.all(q) == Store.open()._db.all(q)\n"
+    )
+    app_zip = ROOT / "static" / "build" / "app.zip"
+    subprocess.run([sys.executable, "-c", check, str(app_zip)], cwd=ROOT.parent, check=True)
 
 
 def test_the_pure_python_packages_ship_compiled_in_one_zip() -> None:

@@ -7,6 +7,8 @@
   cost about 0.1 s. It carries each module compiled for the browser's Python beside its
   source (scripts/pycompile.py), so startup does not compile them again on every load. It is
   deterministic (sorted names, fixed timestamps), so its hash changes only when the code does.
+- app/store/empty.sqlite inside app.zip: the database of a new, empty collection, made by the
+  app's own migrations, which a first start opens instead of creating the schema (decision 027).
 - static/build/pyscript-bytecode.zip: PyScript's own Python package (`pyscript.*`, which its
   bundle writes into the file system and imports before app/main.py runs) compiled for the
   browser's Python: pyscript.toml unpacks it beside those sources, so they are not compiled
@@ -43,6 +45,10 @@ from pycompile import compile_trees, zip_tree
 ROOT = Path(__file__).resolve().parent.parent
 APP_ZIP_IN_BROWSER = "/home/pyodide/app.zip"  # where pyscript.toml's [files] puts it
 PYSCRIPT_IN_BROWSER = "/home/pyodide/pyscript"  # where PyScript writes its package
+EMPTY_IMAGE = "empty.sqlite"  # app/store/empty_image.py reads it from beside itself
+EMPTY_DATABASE = (
+    "import sys; from app.store import Store; sys.stdout.buffer.write(Store.open().snapshot())"
+)
 PACKAGES_IN_BROWSER = "/home/pyodide/packages.zip"  # where pyscript.toml's [files] puts it
 # What the app imports besides the standard library and py-fsrs (loaded when studying starts).
 ZIPPED_PACKAGES = ("pydantic", "mistune")
@@ -65,8 +71,16 @@ def write_app_zip(root: Path) -> None:
             shutil.copyfile(path, copy)
         # Tracebacks then name the files where zipimport finds them (and their source lines).
         compile_trees([(staged, f"{APP_ZIP_IN_BROWSER}/app")], beside_sources=True)
+        (staged / "store" / EMPTY_IMAGE).write_bytes(_empty_database(root))
         zip_tree(staged, partial, names_from=staged.parent)
     partial.replace(target)
+
+
+def _empty_database(root: Path) -> bytes:
+    """The image of a new collection's database, made by the app's own migrations."""
+    return subprocess.run(
+        [sys.executable, "-c", EMPTY_DATABASE], cwd=root, check=True, capture_output=True
+    ).stdout
 
 
 def write_pyscript_bytecode(root: Path) -> None:

@@ -234,7 +234,7 @@ class Durability:
                 continue
             chosen = (store, record.seq)
             self._slot_seq[record.slot] = record.seq
-        return chosen if chosen is not None else (Store.open(), None)
+        return chosen if chosen is not None else (Store.new(), None)
 
     async def persist(self, changeset: Changeset) -> tuple[int, str]:
         """Append one log entry for `changeset`; returns its seq and the entry as written
