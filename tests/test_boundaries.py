@@ -32,7 +32,7 @@ def test_every_module_says_what_it_is_for() -> None:
 # Markdown parser are loaded when first used, which keeps them out of the startup time that
 # `make bench` measures (docs/benchmarks.md).
 LATER = (
-    *("app.agents", "app.llm", "app.tools", "app.browser.assistant", "mistune"),
+    *("app.agents", "app.llm", "app.tools", "app.browser.assistant", "mistune", "html"),
     # Studying loads py-fsrs when it starts; the stats page and its charts when it opens.
     *("fsrs", "app.study.scheduler", "app.studying.session", "app.studying.stats"),
     *("app.study.grading", "app.ui.study_view", "app.ui.study_summary_view"),

@@ -10,7 +10,6 @@ hostile input cannot exhaust time or the stack.
 from __future__ import annotations
 
 import functools
-import html
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeAlias
@@ -156,11 +155,19 @@ def _flat_text(token: Token) -> str:
     return "".join(parts)
 
 
+def _unescape(text: str) -> str:
+    # Imported when a note is first rendered, as mistune is, not with the first screen: the
+    # html package builds its table of 2,231 named references as it is imported.
+    from html import unescape  # noqa: PLC0415
+
+    return unescape(text)
+
+
 def _token_text(token: Token) -> str:
     kind = token.get("type")
     if kind in ("linebreak", "softbreak"):
         return "\n"
-    return html.unescape(_raw(token)) if kind == "text" else _raw(token)
+    return _unescape(_raw(token)) if kind == "text" else _raw(token)
 
 
 def _wrap(tag: str) -> _Renderer:
@@ -186,7 +193,7 @@ def _unknown(token: Token, depth: int) -> tuple[Node, ...]:
 
 def _text(token: Token, _depth: int) -> tuple[Node, ...]:
     # mistune leaves entity references in text; CommonMark shows them decoded.
-    return (html.unescape(_raw(token)),)
+    return (_unescape(_raw(token)),)
 
 
 def _literal(token: Token, _depth: int) -> tuple[Node, ...]:
@@ -228,7 +235,7 @@ def _link(token: Token, depth: int) -> tuple[Node, ...]:
     children = _children(token, depth)
     if not isinstance(url, str) or not is_safe_href(url):
         return children
-    title = html.unescape(title) if isinstance(title, str) and title else None
+    title = _unescape(title) if isinstance(title, str) and title else None
     return (h("a", {"href": url, "title": title, **LINK_ATTRS}, children),)
 
 
