@@ -8,6 +8,7 @@ AI assistant attaches right after (Session.attach_assistant).
 # PyScript runs this file with top-level await (a plain script cannot): so can the checker.
 # mypy: disable-error-code="top-level-await"
 
+import gc
 import os
 import sys
 
@@ -18,6 +19,10 @@ import pyodide_js
 # class is made (about 10 ms in the browser); none is installed here, so it need not look.
 os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
 
+# Nothing made while starting is garbage for long (about 15 unreachable objects in all), so
+# the cycle collector would only walk the growing heap again and again; CollectBetweenTasks
+# freezes what startup made and takes over collecting once the page is ready.
+gc.disable()
 boot = js.window.lexicalBoot
 try:
     boot.showStage(2)
