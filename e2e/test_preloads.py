@@ -1,8 +1,10 @@
-"""index.html fetches at once the scripts PyScript would otherwise load one after another.
+"""index.html fetches at once the scripts PyScript would otherwise load one after another, and
+the files it fetches only once Pyodide is up (the config's [files] and the main script).
 
 The list names PyScript's hashed chunks, so it is checked against a real start: every script
 the page loads from the vendored runtime before it is ready is preloaded (an upgrade that
-renames or adds a chunk fails here), and every preload is used (none is fetched for nothing).
+renames or adds a chunk fails here), and every preload is used, once (none is fetched for
+nothing, and none twice for a request that did not match).
 """
 
 from __future__ import annotations
@@ -34,9 +36,17 @@ def test_every_runtime_script_a_start_loads_is_preloaded_and_every_preload_is_us
     assert loaded - {entry} == preloaded
 
 
-def test_the_config_is_read_from_its_preload(app: Page) -> None:
-    fetches = app.evaluate(
-        """() => performance.getEntriesByType("resource")
-            .filter((e) => new URL(e.name).pathname === "/pyscript.toml").length"""
+def test_every_fetch_preload_is_used_once(app: Page) -> None:
+    counts = app.evaluate(
+        """() => {
+            const fetched = performance.getEntriesByType("resource")
+                .map((e) => new URL(e.name).pathname);
+            return [...document.querySelectorAll('link[rel="preload"][as="fetch"]')]
+                .map((link) => new URL(link.href).pathname)
+                .map((path) => [path, fetched.filter((p) => p === path).length]);
+        }"""
     )
-    assert fetches == 1  # a second fetch would mean the preload's request did not match
+    paths = {path for path, _ in counts}
+    assert {"/pyscript.toml", "/static/build/app.zip", "/app/main.py"} <= paths
+    # None unused, and a second fetch would mean the preload's request did not match.
+    assert [c for c in counts if c[1] != 1] == []
