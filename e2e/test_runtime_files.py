@@ -14,6 +14,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import BrowserContext
 
@@ -85,6 +86,14 @@ addEventListener("DOMContentLoaded", () => {
 });
 """
 
+
+def _run_in_started_page(context: BrowserContext, base_url: str, code: str) -> Any:
+    """What `code` (ending in a JSON string) evaluates to in the Python of a started page."""
+    context.add_init_script(CAPTURE_PYODIDE)
+    page = open_app(context, base_url)
+    return json.loads(page.evaluate("(code) => window.lexicalTestPyodide.runPython(code)", code))
+
+
 # For every module of PyScript's package the page imported: its bytecode, and whether Python
 # could use it. A checked pyc is used only when its hash is that of the source beside it.
 PYSCRIPT_PYCS = """
@@ -107,11 +116,7 @@ json.dumps(found)
 def test_a_start_imports_pyscripts_own_modules_from_the_shipped_bytecode(
     context: BrowserContext, base_url: str
 ) -> None:
-    context.add_init_script(CAPTURE_PYODIDE)
-    page = open_app(context, base_url)
-    found = json.loads(
-        page.evaluate("(code) => window.lexicalTestPyodide.runPython(code)", PYSCRIPT_PYCS)
-    )
+    found = _run_in_started_page(context, base_url, PYSCRIPT_PYCS)
     assert len(found) >= 10, found  # pyscript and its submodules
     assert all(f == {"checked": True, "current": True} for f in found.values()), found
 
@@ -129,11 +134,7 @@ json.dumps({"origins": origins, "site": sorted(os.listdir(site))})
 def test_a_start_imports_the_pure_python_packages_from_their_zip(
     context: BrowserContext, base_url: str
 ) -> None:
-    context.add_init_script(CAPTURE_PYODIDE)
-    page = open_app(context, base_url)
-    found = json.loads(
-        page.evaluate("(code) => window.lexicalTestPyodide.runPython(code)", PACKAGE_ORIGINS)
-    )
+    found = _run_in_started_page(context, base_url, PACKAGE_ORIGINS)
     zipped = {name: origin for name, origin in found["origins"].items() if "packages.zip" in origin}
     assert sorted(zipped) == ["annotated_types", "mistune", "pydantic", "typing_inspection"]
     assert "/site-packages/pydantic_core/" in found["origins"]["pydantic_core"]

@@ -45,9 +45,10 @@ from pycompile import compile_trees, zip_tree
 ROOT = Path(__file__).resolve().parent.parent
 APP_ZIP_IN_BROWSER = "/home/pyodide/app.zip"  # where pyscript.toml's [files] puts it
 PYSCRIPT_IN_BROWSER = "/home/pyodide/pyscript"  # where PyScript writes its package
-EMPTY_IMAGE = "empty.sqlite"  # app/store/empty_image.py reads it from beside itself
+# Writes the image into the folder given, under the name app/store/empty_image.py reads.
 EMPTY_DATABASE = (
-    "import sys; from app.store import Store; sys.stdout.buffer.write(Store.open().snapshot())"
+    "import sys, pathlib; from app.store import Store, empty_image; "
+    "pathlib.Path(sys.argv[1], empty_image.NAME).write_bytes(Store.open().snapshot())"
 )
 PACKAGES_IN_BROWSER = "/home/pyodide/packages.zip"  # where pyscript.toml's [files] puts it
 # What the app imports besides the standard library and py-fsrs (loaded when studying starts).
@@ -71,16 +72,14 @@ def write_app_zip(root: Path) -> None:
             shutil.copyfile(path, copy)
         # Tracebacks then name the files where zipimport finds them (and their source lines).
         compile_trees([(staged, f"{APP_ZIP_IN_BROWSER}/app")], beside_sources=True)
-        (staged / "store" / EMPTY_IMAGE).write_bytes(_empty_database(root))
+        _write_empty_database(root, staged / "store")
         zip_tree(staged, partial, names_from=staged.parent)
     partial.replace(target)
 
 
-def _empty_database(root: Path) -> bytes:
+def _write_empty_database(root: Path, folder: Path) -> None:
     """The image of a new collection's database, made by the app's own migrations."""
-    return subprocess.run(
-        [sys.executable, "-c", EMPTY_DATABASE], cwd=root, check=True, capture_output=True
-    ).stdout
+    subprocess.run([sys.executable, "-c", EMPTY_DATABASE, str(folder)], cwd=root, check=True)
 
 
 def write_pyscript_bytecode(root: Path) -> None:
