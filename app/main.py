@@ -1,4 +1,4 @@
-"""Composition root: load the Python packages, open the workspace and hand it to the page.
+"""Composition root: import the app, open the workspace and hand it to the page.
 
 Runs as PyScript's main script. Progress and any startup error are shown in the static shell
 (static/boot.js), and `data-ready="true"` marks the app interactive for people and tests; the
@@ -13,7 +13,6 @@ import os
 import sys
 
 import js
-import pyodide_js
 
 # pydantic looks for plugins among the installed packages' entry points when the first model
 # class is made (about 10 ms in the browser); none is installed here, so it need not look.
@@ -26,17 +25,15 @@ gc.disable()
 boot = js.window.lexicalBoot
 try:
     boot.showStage(2)
-    # Packages with compiled code, installed from the self-hosted, sha256-pinned Pyodide lock
-    # (scripts/vendor.py); the pure-Python ones come from packages.zip (decision 026).
-    await pyodide_js.loadPackage(["pydantic-core"], checkIntegrity=True)  # noqa: F704, PLE1142
-    boot.showStage(3)
     # pyscript.toml copies both zips into the home directory; they are imported from as they
     # are. The packages go last, so looking up a standard module never reads their index.
+    # Those with compiled code load after the first screen (app/browser/packages.py).
     sys.path.insert(0, "/home/pyodide/app.zip")
     sys.path.append("/home/pyodide/packages.zip")
     from app.browser.collector import CollectBetweenTasks
     from app.browser.session import start
 
+    boot.showStage(3)
     session = await start(boot.showStage)  # noqa: F704, PLE1142
     js.document.documentElement.dataset.ready = "true"
     await session.attach_assistant()  # noqa: F704, PLE1142

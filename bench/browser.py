@@ -90,15 +90,13 @@ def idb_names() -> dict[str, Any]:
 
 
 def app_packages() -> list[str]:
-    """The packages the app has when it is ready: those app/main.py loads with `loadPackage`
-    and those it imports from static/build/packages.zip (scripts/build.py, decision 026). The
-    bare pages load them all with `loadPackage`."""
-    tree = ast.parse((ROOT / "app" / "main.py").read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "loadPackage":
-            zipped = _constants(ROOT / "scripts" / "build.py", {"ZIPPED_PACKAGES"})
-            return [*ast.literal_eval(node.args[0]), *zipped["ZIPPED_PACKAGES"]]
-    raise SystemExit("bench: app/main.py no longer calls loadPackage; update bench/browser.py")
+    """The packages the app loads at each start: those app/browser/packages.py loads with
+    `loadPackage` right after the first screen (decision 028) and those it imports from
+    static/build/packages.zip (scripts/build.py, decision 026). The bare pages load them all
+    with `loadPackage` before they are ready."""
+    base = _constants(ROOT / "app" / "browser" / "packages.py", {"BASE"})["BASE"]
+    zipped = _constants(ROOT / "scripts" / "build.py", {"ZIPPED_PACKAGES"})["ZIPPED_PACKAGES"]
+    return [*base, *zipped]
 
 
 def _free_port() -> int:

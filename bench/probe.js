@@ -70,6 +70,13 @@
     measures: probe.measures(),
   });
 
+  // When the app's performance.measure "lexical:<name>" ended, or null if it has not yet
+  // (the packages it loads after the first screen, say).
+  probe.measureEnd = (name) => {
+    const span = performance.getEntriesByName(`lexical:${name}`, "measure")[0];
+    return span ? span.startTime + span.duration : null;
+  };
+
   // The app's own performance.measure entries (named "lexical:*"), in milliseconds.
   probe.measures = () => {
     const out = {};

@@ -91,6 +91,8 @@ def _run_in_started_page(context: BrowserContext, base_url: str, code: str) -> A
     """What `code` (ending in a JSON string) evaluates to in the Python of a started page."""
     context.add_init_script(CAPTURE_PYODIDE)
     page = open_app(context, base_url)
+    # The packages with compiled code load after the first screen (app/browser/packages.py).
+    page.wait_for_function("performance.getEntriesByName('lexical:packages').length > 0")
     return json.loads(page.evaluate("(code) => window.lexicalTestPyodide.runPython(code)", code))
 
 

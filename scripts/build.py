@@ -18,8 +18,8 @@
   with their dependencies), compiled the same way and imported from the zip (decision 026).
   Pyodide's loadPackage writes every file of a wheel into the file system at each start, 360
   files and about 5 MB for these; from the zip only the modules imported are read. Packages
-  with compiled code (pydantic-core) cannot be imported from a zip: app/main.py loads those,
-  and what they depend on, with loadPackage, and they are left out of the zip.
+  with compiled code (pydantic-core) cannot be imported from a zip: app/browser/packages.py
+  loads those, and what they depend on, with loadPackage, and they are left out of the zip.
 - static/build/icons/: the manifest's PNG icons, rendered from static/icon.svg (icons.py).
 - static/build/precache.js: the files the service worker keeps for offline use and the
   cache version, derived from those files (precache.py). Written last: it hashes the others.
@@ -110,13 +110,14 @@ def write_pyscript_bytecode(root: Path) -> None:
 def write_packages_zip(root: Path) -> None:
     pyodide = root / "static" / "vendor" / "pyodide"
     lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
-    loaded = precache.dependencies(lock, precache.boot_packages(root / "app" / "main.py"))
+    base = precache.loaded_packages(root / precache.PACKAGES)["BASE"]
+    loaded = precache.dependencies(lock, base)
     names = sorted(precache.dependencies(lock, ZIPPED_PACKAGES) - loaded)
     compiled = [name for name in names if not lock[name]["file_name"].endswith("-none-any.whl")]
     if compiled:
         sys.exit(
-            f"build: {', '.join(compiled)} has compiled code: list it in app/main.py's "
-            "loadPackage instead (a zip cannot hold a shared library)"
+            f"build: {', '.join(compiled)} has compiled code: list it in BASE in "
+            f"{precache.PACKAGES} instead (a zip cannot hold a shared library)"
         )
     target = root / "static" / "build" / "packages.zip"
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ The list is derived from the files themselves, never kept by hand, so it cannot 
   list (Pyodide's runtime files, uPlot) or, without one, every file vendor.py unpacked from
   the package (PyScript's whole dist: every chunk its bundle can load, whatever it is named
   and whoever loads it, so an upgrade that splits the bundle differently misses none);
-- the wheels of the packages app/main.py loads at startup and those app/browser/ loads when
+- the wheels of the packages app/browser/packages.py loads after the first screen and when
   first needed (py-fsrs for studying), with their dependencies as recorded in the vendored
   pyodide-lock.json.
 The cache version is a hash of those files' contents and of the worker's code, so any change
@@ -35,6 +35,7 @@ WORKER = "sw.js"
 OUTPUT = "static/build/precache.js"
 URL_ATTRIBUTES = {"script": ("src", "config"), "link": ("href",), "img": ("src",)}
 LOCK = "vendor.lock.json"
+PACKAGES = "app/browser/packages.py"  # what the app loads with loadPackage
 
 
 class PrecacheError(RuntimeError):
@@ -76,36 +77,19 @@ def _local(root: Path, base: str, url: str) -> str:
     return path
 
 
-def _loaded_lists(path: Path) -> list[list[str]]:
-    """The literal package lists a module hands to Pyodide's loadPackage."""
-    return [
-        [ast.literal_eval(item) for item in node.args[0].elts]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "loadPackage"
-        and node.args
-        and isinstance(node.args[0], ast.List)
-    ]
-
-
-def boot_packages(main: Path) -> list[str]:
-    """The package names app/main.py hands to Pyodide's loadPackage at startup."""
-    lists = _loaded_lists(main)
-    if not lists:
-        raise PrecacheError(f"{main} has no loadPackage([...]) call listing the startup packages")
-    return lists[0]
-
-
-def later_packages(browser: Path) -> list[str]:
-    """Packages the browser layer loads when first needed (py-fsrs for studying): not loaded
-    at startup, but kept for offline use like everything else."""
-    return [
-        name
-        for path in sorted(browser.glob("*.py"))
-        for names in _loaded_lists(path)
-        for name in names
-    ]
+def loaded_packages(module: Path) -> dict[str, list[str]]:
+    """The package lists app/browser/packages.py hands to Pyodide's loadPackage, by name: BASE
+    right after the first screen, STUDY when studying first needs it."""
+    lists = {
+        node.targets[0].id: [ast.literal_eval(item) for item in node.value.elts]
+        for node in ast.parse(module.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.List)
+    }
+    if "BASE" not in lists:
+        raise PrecacheError(f"{module} has no BASE list of the packages the app loads")
+    return lists
 
 
 def own_files(root: Path) -> set[str]:
@@ -167,7 +151,7 @@ def boot_files(root: Path) -> list[str]:
     config = tomllib.loads((root / configs[0]).read_text(encoding="utf-8"))
     interpreter = _local(root, configs[0], config["interpreter"])
     files |= {interpreter} | {_local(root, configs[0], url) for url in config.get("files", {})}
-    packages = boot_packages(root / "app" / "main.py") + later_packages(root / "app" / "browser")
+    packages = [name for names in loaded_packages(root / PACKAGES).values() for name in names]
     files |= own_files(root) | package_files(root) | wheel_files(root, interpreter, packages)
     return sorted(files)
 

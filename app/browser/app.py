@@ -32,9 +32,9 @@ from app.browser.dom import (
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
 from app.browser.last_screen import LastScreen, Screen
+from app.browser.packages import BASE, STUDY, LazyPackages
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
-from app.browser.study import StudyRuntime
 from app.browser.timers import Timeout
 from app.browser.transfer import TransferGlue, save_download
 from app.domain import LexicalError
@@ -127,7 +127,9 @@ class Page:
         self._input_task: asyncio.Task[None] | None = None
         self._counts_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
-        self.study_runtime = StudyRuntime()
+        # Loaded after the first screen; what needs them waits for them (decision 028).
+        self.packages = LazyPackages(BASE, "Part of Lexical could not load")
+        self.study_runtime = LazyPackages(STUDY, "Studying could not start")
         self._drag: str | None = None
         self._proxies: list[Any] = []
         self.closer = DialogCloser(self.dialog)
@@ -199,8 +201,10 @@ class Page:
 
     def route(self) -> None:
         route = Route.parse(js.location.hash)
-        if route.view == "study" and not self.study_runtime.ready:
-            self._later(lambda: self.apply(self.controller.navigate(route)))
+        # The study and stats screens read the study options, a pydantic model.
+        needed = [self.packages, self.study_runtime] if route.view == "study" else [self.packages]
+        if route.view and not all(packages.ready for packages in needed):
+            self._later(self.route, *needed)  # to wherever the page is by then
             return
         self.apply(self.controller.navigate(route))
 
@@ -210,12 +214,15 @@ class Page:
         if action == "toggle-theme":
             self.toggle_theme()
             return
+        if not self.packages.ready:  # an edit in the first moment after the screen appears
+            self._later(lambda: self.run(action, item_id, data), self.packages)
+            return
         if action in self.commands:
             self.commands[action](item_id, data)
             return
         needs_scheduler = action.startswith("study") and action != "study-options"
         if needs_scheduler and not self.study_runtime.ready:
-            self._later(lambda: self.run(action, item_id, data))
+            self._later(lambda: self.run(action, item_id, data), self.study_runtime)
             return
         store = self.controller.store
         written = store.version
@@ -249,21 +256,32 @@ class Page:
         for update, fresh in waiting:
             self._apply_now(update, fresh)
 
-    def _later(self, then: Callable[[], None]) -> None:
-        """Load the study runtime (py-fsrs), then carry on with what was asked."""
+    def _later(self, then: Callable[[], None], *needed: LazyPackages) -> None:
+        """Load the packages an action needs, then carry on with it."""
 
         async def load_then() -> None:
-            self.status.dataset.busy = "true"
-            try:
-                await self.study_runtime.load()
-            except Exception as exc:
-                self.show_toast(f"Studying could not start ({exc}). Reload the page to try again.")
-                return
-            finally:
-                self.status.dataset.busy = "false"
-            then()
+            if await self.loaded(*needed):
+                then()
 
         self.spawn(load_then())
+
+    async def loaded(self, *needed: LazyPackages) -> bool:
+        """Load `needed` (the toolbar says it is busy meanwhile); False once the user has been
+        told that they could not be loaded."""
+        if all(packages.ready for packages in needed):
+            return True
+        self.status.dataset.busy = "true"
+        try:
+            for packages in needed:
+                try:
+                    await packages.load()
+                except Exception as exc:
+                    reason = f"{packages.failure} ({exc})."
+                    self.show_toast(f"{reason} Reload the page to try again.")
+                    return False
+        finally:
+            self.status.dataset.busy = "false"
+        return True
 
     def apply(self, update: Update, fresh: Fresh | None = None) -> None:
         self._apply_waiting()  # an edit's redraw still waiting comes first, in order
@@ -345,6 +363,8 @@ class Page:
 
     async def _redraw_counts(self) -> None:
         await asyncio.sleep(COUNTS_DELAY_SECONDS)
+        if not await self.loaded(self.packages):  # the study options are a pydantic model
+            return
         self.controller.due.paused = False
         with measured("due-counts"):
             self._render(Update(tree=True))
@@ -593,7 +613,13 @@ class Page:
         row.dataset.drop = "false"
         kind, item_id = self._drag.split(":", 1)
         self._drag = None
-        self.apply(self.controller.drop(kind, item_id, str(data(row, "folder-id"))))
+        target = str(data(row, "folder-id"))
+        if not self.packages.ready:
+            self._later(
+                lambda: self.apply(self.controller.drop(kind, item_id, target)), self.packages
+            )
+            return
+        self.apply(self.controller.drop(kind, item_id, target))
 
     def _on_beforeunload(self, event: Any) -> None:
         if data(self.status, "state") not in ("saved", "idle"):

@@ -68,11 +68,14 @@ class Session:
                 await self.durability.snapshot()
 
     async def attach_assistant(self) -> None:
-        """Add the AI assistant once the collection is usable. Its code (agents, providers and
-        their pydantic models) is about a third of the app's import time and nothing in the
-        first screen needs it, so it is imported only now; its buttons stay disabled until
-        then."""
+        """Load the packages with compiled code, then add the AI assistant, once the collection
+        is usable. Its code (agents, providers and their pydantic models) is about a third of
+        the app's import time and nothing in the first screen needs it, so it is imported only
+        now; its buttons stay disabled until then."""
         await asyncio.sleep(0)  # let the ready page paint first
+        with measured("packages"):
+            if not await self.page.loaded(self.page.packages):
+                return
         with measured("speech"):
             self.page.attach_speech()
         from app.browser.assistant import Assistant  # noqa: PLC0415 (deferred: see above)

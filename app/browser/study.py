@@ -1,9 +1,6 @@
-"""The browser's part in studying: load the scheduler's wheel on first use, tell the core the
-local time zone, and the keys of the study screen (Space, 1–4, Enter, R to hear the prompt;
-holding M to answer aloud is app/browser/study_voice.py's).
-
-py-fsrs is not loaded at startup (due counts are plain SQL); the first study action or a reload
-on the study screen waits for it once, from the self-hosted, sha256-pinned Pyodide lock.
+"""The browser's part in studying: tell the core the local time zone, and the keys of the study
+screen (Space, 1–4, Enter, R to hear the prompt; holding M to answer aloud is
+app/browser/study_voice.py's). The scheduler's wheel loads on first use (packages.STUDY).
 """
 
 from __future__ import annotations
@@ -12,7 +9,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import js
-import pyodide_js
 
 from app.browser.page_parts import Runs
 
@@ -26,18 +22,6 @@ NOT_TO_STEAL = {"INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"}
 def local_utc_offset() -> int:
     """Local time minus UTC in minutes, now (it changes with daylight saving time)."""
     return -int(js.Date.new().getTimezoneOffset())
-
-
-class StudyRuntime:
-    """Loads py-fsrs once, the first time studying needs it."""
-
-    def __init__(self) -> None:
-        self.ready = False
-
-    async def load(self) -> None:
-        if not self.ready:
-            await pyodide_js.loadPackage(["fsrs"], checkIntegrity=True)
-            self.ready = True
 
 
 class StudyPage(Runs, Protocol):

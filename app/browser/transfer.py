@@ -21,7 +21,7 @@ from app.ui.transfer_view import progress_view
 from app.ui.update import Download
 
 if TYPE_CHECKING:
-    from app.browser.study import StudyRuntime
+    from app.browser.packages import LazyPackages
     from app.ui.controller import Controller
 
 REVOKE_AFTER_MS = 60_000  # the download has long started by then
@@ -46,7 +46,7 @@ class TransferPage(Applies, Runs, Spawns, Protocol):
     """What import and export need of the page (app.py's Page, which builds the glue)."""
 
     controller: Controller
-    study_runtime: StudyRuntime
+    study_runtime: LazyPackages
     commands: dict[str, Command]
 
 

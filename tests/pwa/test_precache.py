@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from scripts.precache import PrecacheError, boot_files, boot_packages, own_files, version, write
+from scripts.precache import (
+    PrecacheError,
+    boot_files,
+    loaded_packages,
+    own_files,
+    version,
+    write,
+)
 
 INDEX = """<!doctype html><html><head>
 <link rel="stylesheet" href="./static/app.css">
@@ -56,7 +63,8 @@ def site(tmp_path: Path) -> Path:
         'interpreter = "./static/vendor/pyodide/pyodide.mjs"\n'
         '[files]\n"./static/build/app.zip" = "./*"\n',
     )
-    put(tmp_path, "app/main.py", 'await pyodide_js.loadPackage(["pydantic", "mistune"])\n')
+    put(tmp_path, "app/main.py", "import js\n")
+    put(tmp_path, "app/browser/packages.py", 'BASE = ["pydantic", "mistune"]\nSTUDY = []\n')
     for name in PYSCRIPT_DIST:
         put(tmp_path, f"static/vendor/pyscript/{name}", name)
     runtime = ["pyodide.mjs", "pyodide.asm.wasm", "pyodide-lock.json"]
@@ -137,7 +145,7 @@ def test_a_package_not_laid_out_stops_the_build(site: Path) -> None:
 
 
 def test_a_package_the_app_loads_must_be_in_pyodides_lock(site: Path) -> None:
-    put(site, "app/main.py", 'await pyodide_js.loadPackage(["pydantic", "numpy"])\n')
+    put(site, "app/browser/packages.py", 'BASE = ["pydantic"]\nSTUDY = ["numpy"]\n')
     with pytest.raises(PrecacheError, match="numpy"):
         boot_files(site)
 
@@ -148,16 +156,17 @@ def test_a_reference_outside_the_site_is_refused(site: Path) -> None:
         boot_files(site)
 
 
-def test_the_startup_packages_come_from_main_py(site: Path) -> None:
-    assert boot_packages(site / "app" / "main.py") == ["pydantic", "mistune"]
-    put(site, "app/main.py", "import js\n")
-    with pytest.raises(PrecacheError, match="loadPackage"):
-        boot_packages(site / "app" / "main.py")
+def test_the_packages_come_from_the_lists_in_app_browser_packages_py(site: Path) -> None:
+    module = site / "app" / "browser" / "packages.py"
+    assert loaded_packages(module) == {"BASE": ["pydantic", "mistune"], "STUDY": []}
+    put(site, "app/browser/packages.py", "import js\n")
+    with pytest.raises(PrecacheError, match="BASE"):
+        loaded_packages(module)
 
 
-def test_the_real_main_py_names_its_packages() -> None:
-    main = Path(__file__).resolve().parents[2] / "app" / "main.py"
-    assert boot_packages(main) == ["pydantic-core"]
+def test_the_real_packages_py_names_its_packages() -> None:
+    module = Path(__file__).resolve().parents[2] / "app" / "browser" / "packages.py"
+    assert loaded_packages(module) == {"BASE": ["pydantic-core"], "STUDY": ["fsrs"]}
 
 
 def test_the_version_follows_the_bytes_of_the_files_and_the_worker(site: Path) -> None:
