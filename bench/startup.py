@@ -19,7 +19,7 @@ PHASES = ("cold", "warm")
 RATIO_TARGET = 1.15
 LAST_SCREEN_TARGET_MS = 300.0  # issue 14: the user's own screen within 300 ms of a warm start
 KEPT = "localStorage.getItem('lexical-last-screen') !== null"  # app/browser/last_screen.py
-PACKAGES = "packages"  # the span Session.attach_assistant measures loading them in
+PACKAGES = "load:pydantic-core"  # the span app/browser/packages.py measures loading it in
 
 # The shell's boot stages (index.html), from the marks static/boot.js sets as it shows each.
 STAGES = {

@@ -92,7 +92,7 @@ def _run_in_started_page(context: BrowserContext, base_url: str, code: str) -> A
     context.add_init_script(CAPTURE_PYODIDE)
     page = open_app(context, base_url)
     # The packages with compiled code load after the first screen (app/browser/packages.py).
-    page.wait_for_function("performance.getEntriesByName('lexical:packages').length > 0")
+    page.wait_for_function("performance.getEntriesByName('lexical:load:pydantic-core').length > 0")
     return json.loads(page.evaluate("(code) => window.lexicalTestPyodide.runPython(code)", code))
 
 

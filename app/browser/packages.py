@@ -13,6 +13,8 @@ import asyncio
 import pyodide_js
 from pyodide.ffi import create_proxy
 
+from app.browser.dom import measured
+
 # pydantic's compiled core: input rules, settings, imports and the assistant. It starts loading
 # as soon as the first screen is painted (Session.attach_assistant).
 BASE = ["pydantic-core"]
@@ -50,7 +52,8 @@ class LazyPackages:
         errors: list[str] = []
         report = create_proxy(lambda message: errors.append(str(message)))
         try:
-            await pyodide_js.loadPackage(self.names, checkIntegrity=True, errorCallback=report)
+            with measured(f"load:{'+'.join(self.names)}"):  # when they are in, for make bench
+                await pyodide_js.loadPackage(self.names, checkIntegrity=True, errorCallback=report)
         finally:
             report.destroy()
         if errors:

@@ -73,9 +73,8 @@ class Session:
         the app's import time and nothing in the first screen needs it, so it is imported only
         now; its buttons stay disabled until then."""
         await asyncio.sleep(0)  # let the ready page paint first
-        with measured("packages"):
-            if not await self.page.loaded(self.page.packages):
-                return
+        if not await self.page.loaded(self.page.packages):
+            return
         with measured("speech"):
             self.page.attach_speech()
         from app.browser.assistant import Assistant  # noqa: PLC0415 (deferred: see above)
