@@ -30,6 +30,9 @@ try:
     # Those with compiled code load after the first screen (app/browser/packages.py).
     sys.path.insert(0, "/home/pyodide/app.zip")
     sys.path.append("/home/pyodide/packages.zip")
+    from app.compiled_dataclasses import install
+
+    install()  # before any of the app's dataclasses is made (decision 029)
     from app.browser.collector import CollectBetweenTasks
     from app.browser.session import start
 

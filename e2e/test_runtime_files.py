@@ -141,3 +141,18 @@ def test_a_start_imports_the_pure_python_packages_from_their_zip(
     assert sorted(zipped) == ["annotated_types", "mistune", "pydantic", "typing_inspection"]
     assert "/site-packages/pydantic_core/" in found["origins"]["pydantic_core"]
     assert not {"pydantic", "mistune"} & set(found["site"])  # nothing unpacked twice
+
+
+def test_app_zip_ships_the_code_its_dataclasses_compile_and_a_start_uses_it(
+    context: BrowserContext, base_url: str
+) -> None:
+    with zipfile.ZipFile(ROOT / "static" / "build" / "app.zip") as zipped:
+        shipped = {n for n in zipped.namelist() if n.startswith("app/dataclass_methods/")}
+    assert "app/dataclass_methods/app.domain.marshal" in shipped
+    # Every dataclass of the app made so far ran shipped code, but those of the browser layer
+    # (the build cannot import it without a page; none of them is made before the first
+    # screen). The packages' own dataclasses compile as they always did.
+    code = "import dataclasses, json; json.dumps(dataclasses.exec.compiled_here)"
+    compiled_here = _run_in_started_page(context, base_url, code)
+    ours = [m for m in compiled_here if m.split(".")[0] == "app"]
+    assert [m for m in ours if not m.startswith("app.browser.")] == []

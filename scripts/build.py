@@ -9,6 +9,9 @@
   deterministic (sorted names, fixed timestamps), so its hash changes only when the code does.
 - app/store/empty.sqlite inside app.zip: the database of a new, empty collection, made by the
   app's own migrations, which a first start opens instead of creating the schema (decision 027).
+- app/dataclass_methods/ inside app.zip: the code each dataclass of the app's core compiles as
+  it is made, recorded by the browser's Python, which app/compiled_dataclasses.py runs instead
+  of compiling it again at every start (decision 029).
 - static/build/pyscript-bytecode.zip: PyScript's own Python package (`pyscript.*`, which its
   bundle writes into the file system and imports before app/main.py runs) compiled for the
   browser's Python: pyscript.toml unpacks it beside those sources, so they are not compiled
@@ -40,7 +43,10 @@ from pathlib import Path
 
 import icons  # scripts/ is on the path when run as a script
 import precache
-from pycompile import compile_trees, zip_tree
+from pycompile import compile_trees, record_dataclass_methods, zip_tree
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for the app's own names
+from app import compiled_dataclasses
 
 ROOT = Path(__file__).resolve().parent.parent
 APP_ZIP_IN_BROWSER = "/home/pyodide/app.zip"  # where pyscript.toml's [files] puts it
@@ -73,6 +79,8 @@ def write_app_zip(root: Path) -> None:
         # Tracebacks then name the files where zipimport finds them (and their source lines).
         compile_trees([(staged, f"{APP_ZIP_IN_BROWSER}/app")], beside_sources=True)
         _write_empty_database(root, staged / "store")
+        study = precache.loaded_packages(root / precache.PACKAGES).get("STUDY", [])
+        record_dataclass_methods(staged, [*ZIPPED_PACKAGES, *study], compiled_dataclasses.METHODS)
         zip_tree(staged, partial, names_from=staged.parent)
     partial.replace(target)
 

@@ -71,6 +71,58 @@ def compile_trees(
     )
 
 
+# Imports every module of the app's core (not app.browser or app.main, which need a page) with
+# the packages it uses loaded, and writes the code each of its dataclasses compiles as it is
+# made, one file per module (app/compiled_dataclasses.py reads them).
+_DATACLASS_SCRIPT = """
+const [indexURL, root, packagesJson, folder] = process.argv.slice(1);
+const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+const pyodide = await loadPyodide({ indexURL });
+await pyodide.loadPackage(JSON.parse(packagesJson), { messageCallback: () => {} });
+pyodide.FS.mkdirTree("/record");
+pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root }, "/record");
+pyodide.globals.set("folder", folder);
+pyodide.runPython(`
+import dataclasses, importlib, marshal, pathlib, sys
+sys.path.insert(0, "/record")
+from app.compiled_dataclasses import source_key
+made = {}
+
+def record(source, namespace, local, /):
+    code = compile(source, "<string>", "exec")
+    module = namespace.get("__name__", "")
+    if module.split(".")[0] == "app":
+        made.setdefault(module, {})[source_key(source)] = code
+    exec(code, namespace, local)
+
+dataclasses.exec = record
+tree = pathlib.Path("/record/app")
+for path in sorted(tree.rglob("*.py")):
+    name = ".".join(path.relative_to("/record").with_suffix("").parts).removesuffix(".__init__")
+    if name.split(".")[:2] not in (["app", "browser"], ["app", "main"]):
+        importlib.import_module(name)
+out = tree / folder
+out.mkdir()
+for module, codes in made.items():
+    (out / f"{module}.marshal").write_bytes(marshal.dumps(codes))
+`);
+"""
+
+
+def record_dataclass_methods(app: Path, packages: list[str], folder: str) -> None:
+    """Write into `app/folder/` the code the dataclasses of the app's core compile as they are
+    made, by the browser's Python, one `<module>.marshal` file (source text to code) each."""
+    node = shutil.which("node") or sys.exit("pycompile: Node.js is needed")
+    subprocess.run(
+        [
+            *(node, "--input-type=module", "-e", _DATACLASS_SCRIPT, f"{PYODIDE}/"),
+            *(str(app.parent.resolve()), json.dumps(packages), folder),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
 def zip_tree(tree: Path, target: Path, *, names_from: Path) -> None:
     """Zip every file under `tree`, named relative to `names_from`, sorted, with fixed
     timestamps, so the archive's hash changes only when its contents do."""

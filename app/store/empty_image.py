@@ -10,18 +10,11 @@ date. Running from the sources (the unit tests) there is none, and the schema is
 
 from __future__ import annotations
 
-import os
+from app.shipped import beside
 
 NAME = "empty.sqlite"
 
 
 def shipped() -> bytes | None:
     """The image beside this module, or None where the build did not put one."""
-    # zipimport reads files inside app.zip only through the module's loader.
-    get_data = getattr(__spec__.loader, "get_data", None)
-    if get_data is None:
-        return None
-    try:
-        return bytes(get_data(os.path.join(os.path.dirname(__file__), NAME)))
-    except OSError:
-        return None
+    return beside(__spec__, NAME)
