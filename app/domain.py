@@ -54,19 +54,19 @@ class InvalidInput(LexicalError):  # noqa: N818 - names read as plain words at c
 
 # --- validators -------------------------------------------------------------------------------
 
-_LANG = re.compile(r"([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|[0-9]{3}))?", re.IGNORECASE)
+_LANG = r"(?i)([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|[0-9]{3}))?"
 
 
 # Unicode categories Cc (control characters, a fixed set) and Cs (lone surrogates, which SQLite
 # cannot store as UTF-8), as one regex scan: a bulk paste checks millions of characters.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL = r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]"
+_CONTROL_BUT_LINES = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]"
 
 
 def _bad_chars(text: str, *, lines: bool = False) -> bool:
     """Whether `text` holds a control character or lone surrogate (tab, CR, LF allowed with
     `lines`)."""
-    return (_CONTROL_BUT_LINES if lines else _CONTROL).search(text) is not None
+    return re.search(_CONTROL_BUT_LINES if lines else _CONTROL, text) is not None
 
 
 def check_name(value: str) -> str:
@@ -118,7 +118,7 @@ def check_lang(value: str) -> str:
     value = value.strip()
     if not value:
         return ""
-    match = _LANG.fullmatch(value)
+    match = re.fullmatch(_LANG, value)
     if match is None:
         raise ValueError("must be a language tag such as en, es-MX or zh-Hant-TW")
     language, script, region = match.groups()

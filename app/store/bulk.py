@@ -18,7 +18,7 @@ from app.text.rejected import shown
 MAX_ROWS = 10_000
 # Earliest of these splits term from meanings; " - " needs spaces so "well-being" stays whole.
 _SEPARATORS = (" - ", "–", "—", ":", "=")
-_MEANING_SPLIT = re.compile(r"[;|\t]")
+_MEANING_SPLIT = r"[;|\t]"
 _BULLETS = ("- ", "* ", "• ")
 
 
@@ -36,7 +36,7 @@ def split_line(line: str) -> tuple[str, list[str]]:
             return line.strip(), []
         at, sep = min(found)
         term, rest = line[:at], line[at + len(sep) :]
-    return term.strip(), [m.strip() for m in _MEANING_SPLIT.split(rest) if m.strip()]
+    return term.strip(), [m.strip() for m in re.split(_MEANING_SPLIT, rest) if m.strip()]
 
 
 def _invalid(line_no: int, term: str, reason: str) -> BulkRow:

@@ -28,7 +28,7 @@ MAX_TOKENS = 8
 _OPEN, _CLOSE = "\x02", "\x03"
 _KINDS: dict[int, HitKind] = {FOLDER_KIND: "folder", WORD_KIND: "word", NOTE_KIND: "note"}
 # The combining accents `remove_diacritics 2` drops (other scripts' marks are part of a word).
-_ACCENTS = re.compile("[\u0300-\u036f]")
+_ACCENTS = "[\u0300-\u036f]"
 
 
 def _is_token_char(ch: str) -> bool:
@@ -48,7 +48,7 @@ def fold(text: str) -> str:
     """`text` as the index compares it: lower case, without accents, its words joined by one
     space. Two titles with the same fold are the same term to search ("Café" and "cafe").
     Unlike app.text.fold it keeps other scripts' marks and width variants, as the index does."""
-    bare = _ACCENTS.sub("", unicodedata.normalize("NFD", text.lower()))
+    bare = re.sub(_ACCENTS, "", unicodedata.normalize("NFD", text.lower()))
     return " ".join(_words(unicodedata.normalize("NFC", bare)))
 
 

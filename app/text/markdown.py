@@ -35,7 +35,7 @@ _BLOCK_TAGS = frozenset(
     {"p", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "hr"}
     | {"table", "thead", "tbody", "tr"}
 )
-_SPACES = re.compile(r"\s+")
+_SPACES = r"\s+"
 
 
 def render_markdown(source: str) -> tuple[Node, ...]:
@@ -50,7 +50,7 @@ def render_markdown(source: str) -> tuple[Node, ...]:
 def plain_text(source: str) -> str:
     """Readable plain text of the Markdown: one line per block, no markup."""
     raw = "".join(piece for node in render_markdown(source) for piece in _plain_pieces(node))
-    lines = (_SPACES.sub(" ", line).strip() for line in raw.split("\n"))
+    lines = (re.sub(_SPACES, " ", line).strip() for line in raw.split("\n"))
     return "\n".join(line for line in lines if line)
 
 
@@ -74,18 +74,18 @@ def _parser() -> Callable[[str], Any]:
     return mistune.create_markdown(renderer=None, plugins=["strikethrough", "table", "url"])
 
 
-_BRACKETS = re.compile(r"\\.|[\[\]]", re.DOTALL)
+_BRACKETS = r"(?s)\\.|[\[\]]"
 
 
 def _defused(text: str) -> str:
     """`text`, with every "[" escaped when unclosed ones nest deeper than MAX_OPEN_BRACKETS."""
     depth = 0
-    for found in _BRACKETS.finditer(text):
+    for found in re.finditer(_BRACKETS, text):
         mark = found.group()
         if mark == "[":
             depth += 1
             if depth > MAX_OPEN_BRACKETS:
-                return _BRACKETS.sub(lambda m: "\\[" if m.group() == "[" else m.group(), text)
+                return re.sub(_BRACKETS, lambda m: "\\[" if m.group() == "[" else m.group(), text)
         elif mark == "]":
             depth = max(depth - 1, 0)
     return text
@@ -287,7 +287,7 @@ _RENDERERS: Mapping[str, _Renderer] = {
 def _plain_pieces(node: Node, in_pre: bool = False) -> Iterator[str]:
     """Text of a rendered tree with newlines marking block and line boundaries."""
     if isinstance(node, str):
-        yield node if in_pre else _SPACES.sub(" ", node)
+        yield node if in_pre else re.sub(_SPACES, " ", node)
         return
     if node.tag == "br":
         yield "\n"

@@ -8,10 +8,10 @@ import re
 
 from app.domain import NAME_MAX
 
-_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # controls, lone surrogates
+_UNSHOWABLE = "[\x00-\x1f\x7f-\x9f\ud800-\udfff]"  # controls, lone surrogates
 
 
 def shown(text: str) -> str:
     """A safe rendering of a rejected term: bounded, without controls or lone surrogates."""
     clipped = text[:NAME_MAX] + ("…" if len(text) > NAME_MAX else "")
-    return _UNSHOWABLE.sub("\ufffd", clipped)
+    return re.sub(_UNSHOWABLE, "\ufffd", clipped)
