@@ -34,7 +34,8 @@ class CompiledMethods:
 
     def __call__(self, source: str, namespace: dict[str, Any], local: dict[str, Any], /) -> None:
         module = str(namespace.get("__name__", ""))
-        code = self._shipped(module).get(source_key(source))
+        shipped = self._shipped(module)  # the packages' modules have none: no digest then
+        code = shipped.get(source_key(source)) if shipped else None
         if code is None:
             self.compiled_here.append(module)
         exec(code if code is not None else source, namespace, local)

@@ -25,7 +25,7 @@ from playwright.sync_api import BrowserContext, Page, Playwright
 from app.store import Store
 from app.store.durability import PIECE_BYTES, SLOTS, SnapshotRecord
 from bench.server import DATA_PREFIX
-from scripts import chromium
+from scripts import chromium, precache
 from scripts.serve import ROOT
 
 PROBE = Path(__file__).with_name("probe.js")
@@ -94,7 +94,7 @@ def app_packages() -> list[str]:
     `loadPackage` right after the first screen (decision 028) and those it imports from
     static/build/packages.zip (scripts/build.py, decision 026). The bare pages load them all
     with `loadPackage` before they are ready."""
-    base = _constants(ROOT / "app" / "browser" / "packages.py", {"BASE"})["BASE"]
+    base = precache.loaded_packages(ROOT / precache.PACKAGES)["BASE"]
     zipped = _constants(ROOT / "scripts" / "build.py", {"ZIPPED_PACKAGES"})["ZIPPED_PACKAGES"]
     return [*base, *zipped]
 

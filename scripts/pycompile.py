@@ -111,7 +111,8 @@ for module, codes in made.items():
 
 def record_dataclass_methods(app: Path, packages: list[str], folder: str) -> None:
     """Write into `app/folder/` the code the dataclasses of the app's core compile as they are
-    made, by the browser's Python, one `<module>.marshal` file (source text to code) each."""
+    made, by the browser's Python, one `<module>.marshal` file each (the digest of each
+    source, app.compiled_dataclasses.source_key, to its code)."""
     node = shutil.which("node") or sys.exit("pycompile: Node.js is needed")
     subprocess.run(
         [

@@ -203,8 +203,7 @@ class Page:
         route = Route.parse(js.location.hash)
         # The study and stats screens read the study options, a pydantic model.
         needed = [self.packages, self.study_runtime] if route.view == "study" else [self.packages]
-        if route.view and not all(packages.ready for packages in needed):
-            self._later(self.route, *needed)  # to wherever the page is by then
+        if route.view and self._waits(self.route, *needed):  # then to wherever the page is
             return
         self.apply(self.controller.navigate(route))
 
@@ -214,15 +213,16 @@ class Page:
         if action == "toggle-theme":
             self.toggle_theme()
             return
-        if not self.packages.ready:  # an edit in the first moment after the screen appears
-            self._later(lambda: self.run(action, item_id, data), self.packages)
+        # An action in the first moment after the screen appears waits for the packages.
+        if self._waits(lambda: self.run(action, item_id, data), self.packages):
             return
         if action in self.commands:
             self.commands[action](item_id, data)
             return
         needs_scheduler = action.startswith("study") and action != "study-options"
-        if needs_scheduler and not self.study_runtime.ready:
-            self._later(lambda: self.run(action, item_id, data), self.study_runtime)
+        if needs_scheduler and self._waits(
+            lambda: self.run(action, item_id, data), self.study_runtime
+        ):
             return
         store = self.controller.store
         written = store.version
@@ -256,14 +256,17 @@ class Page:
         for update, fresh in waiting:
             self._apply_now(update, fresh)
 
-    def _later(self, then: Callable[[], None], *needed: LazyPackages) -> None:
-        """Load the packages an action needs, then carry on with it."""
+    def _waits(self, then: Callable[[], None], *needed: LazyPackages) -> bool:
+        """False if `needed` are loaded; otherwise True, and `then` runs once they are."""
+        if all(packages.ready for packages in needed):
+            return False
 
         async def load_then() -> None:
             if await self.loaded(*needed):
                 then()
 
         self.spawn(load_then())
+        return True
 
     async def loaded(self, *needed: LazyPackages) -> bool:
         """Load `needed` (the toolbar says it is busy meanwhile); False once the user has been
@@ -614,12 +617,12 @@ class Page:
         kind, item_id = self._drag.split(":", 1)
         self._drag = None
         target = str(data(row, "folder-id"))
-        if not self.packages.ready:
-            self._later(
-                lambda: self.apply(self.controller.drop(kind, item_id, target)), self.packages
-            )
-            return
-        self.apply(self.controller.drop(kind, item_id, target))
+
+        def drop() -> None:
+            self.apply(self.controller.drop(kind, item_id, target))
+
+        if not self._waits(drop, self.packages):
+            drop()
 
     def _on_beforeunload(self, event: Any) -> None:
         if data(self.status, "state") not in ("saved", "idle"):
