@@ -50,6 +50,7 @@ from app.ui.update import Download, Update
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
     from app.browser.drill import DrillGlue
+    from app.browser.hearing import Hearing
     from app.browser.pronounce import SpeechGlue
     from app.browser.study_voice import StudyVoice
 
@@ -141,6 +142,7 @@ class Page:
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
         self._speech: SpeechGlue | None = None  # built after the first screen (`speech`)
+        self._hearing: Hearing | None = None  # built when something first listens
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
         self.assistant: Assistant | None = None  # attached after the first screen (session.py)
         self.drill: DrillGlue | None = None  # the hands-free drill, loaded with it too
@@ -172,6 +174,17 @@ class Page:
         self.attach_speech()
         assert self._speech is not None
         return self._speech
+
+    @property
+    def hearing(self) -> Hearing:
+        """The one recognition ladder the assistant, Speaking mode and the drill listen on."""
+        if self._hearing is None:
+            from app.browser.hearing import Hearing  # noqa: PLC0415 (not on the first screen)
+
+            self._hearing = Hearing(
+                lambda: self.speech.voice.settings.on_device_only, lambda: self.assistant
+            )
+        return self._hearing
 
     def start(self) -> None:
         doc = js.document

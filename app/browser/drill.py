@@ -24,8 +24,9 @@ from pyodide.ffi import JsException, create_proxy
 
 from app.browser import local_storage
 from app.browser.dom import found
+from app.browser.microphone import Microphone
 from app.browser.page_parts import Applies, Spawns, Toasts
-from app.browser.recognition import Session, availability, now, supported
+from app.browser.recognition import now
 from app.domain import LexicalError
 from app.drill.commands import Command
 from app.drill.lines import explain_request, mnemonics_request
@@ -52,7 +53,6 @@ from app.drill.where import Listening, hands_free
 from app.speech.outcome import SpeechError
 from app.ui.study_dialogs import drill_notice
 from app.ui.update import Update
-from app.voice.ladder import OnDevice
 from app.voice.listening import Event as Recognised
 from app.voice.listening import RecognitionError, Result
 from app.voice.problems import problem
@@ -60,6 +60,7 @@ from app.voice.problems import problem
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
     from app.browser.commands import Command as PageCommand
+    from app.browser.hearing import Hearing, LadderSession
     from app.browser.pronounce import SpeechGlue
     from app.drill.machine import Drill
     from app.ui.controller import Controller
@@ -89,6 +90,9 @@ class DrillPage(Applies, Spawns, Toasts, Protocol):
     @property
     def speech(self) -> SpeechGlue: ...
 
+    @property
+    def hearing(self) -> Hearing: ...
+
     assistant: Assistant | None
 
 
@@ -98,13 +102,13 @@ class DrillGlue:
         self._drill: Drill | None = None  # the one running (begun and not set aside)
         self._speech: deque[Say] = deque()
         self._speaking: asyncio.Future[None] | None = None
-        self._recognition: Session | None = None
+        self._recognition: LadderSession | None = None
+        self._mic = Microphone()  # for the provider rung: the drill records its own answers
         self._listened = 0  # which recognition session is current: older ones are ignored
         self._explaining: asyncio.Future[None] | None = None
         self._ticker: Any = None
         self._tick = create_proxy(lambda: self.feed(Tick(now())))
         self._wake: Any = None
-        self._on_device: dict[str, OnDevice] = {}
         page.commands["drill-begin"] = lambda _item, _data: self.begin()
         page.commands["drill-accept"] = lambda _item, data: self._accept(data or {})
         page.commands["drill"] = lambda _item, data: self.button((data or {}).get("value", ""))
@@ -116,6 +120,7 @@ class DrillGlue:
         listen(js.window, "pagehide", lambda _event: self.set_aside())
         for change in ("online", "offline"):
             listen(js.window, change, lambda _event: self.drawn())
+        self.page.hearing.watch(self.drawn)  # the screen says where the audio goes
 
     # --- starting -----------------------------------------------------------------------------
 
@@ -152,19 +157,7 @@ class DrillGlue:
         return self.page.speech.voice.settings.speech_lang
 
     def _listening(self, lang: str) -> Listening:
-        if lang not in self._on_device:
-            self._on_device[lang] = "unavailable"
-            self.page.spawn(self._check_on_device(lang))  # from the next Listen on
-        return hands_free(
-            recognition=supported(),
-            on_device=self._on_device[lang],
-            on_device_only=self.page.speech.voice.settings.on_device_only,
-            online=bool(js.navigator.onLine),
-        )
-
-    async def _check_on_device(self, lang: str) -> None:
-        self._on_device[lang] = await availability(lang)
-        self.drawn()  # the screen may say otherwise now
+        return hands_free(self.page.hearing.rung(lang), online=bool(js.navigator.onLine))
 
     def _show(self, listening: Listening) -> None:
         study = self.page.controller.study
@@ -236,8 +229,10 @@ class DrillGlue:
             return
         self._listened += 1
         current = self._listened
-        self._recognition = Session(lambda event: self._heard(current, event))
-        self._recognition.start(lang, local=listening.path == "on-device", phrases=phrases)
+        self._recognition = self.page.hearing.session(
+            lambda event: self._heard(current, event), self._mic
+        )
+        self._recognition.start(lang, phrases=phrases)
 
     def _stop_listening(self) -> None:
         self._listened += 1  # what the old session still sends is not for the drill

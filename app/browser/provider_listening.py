@@ -45,11 +45,11 @@ from app.voice.listening import (
 # The listening error code for each way the microphone fails (app.voice.problems says them).
 ERROR_CODES: dict[MicrophoneErrorKind, str] = {
     "denied": "not-allowed",
-    "no-microphone": "audio-capture",
-    "busy": "audio-capture",
-    "unsupported": "unsupported",
+    "no-microphone": "no-microphone",
+    "busy": "microphone-busy",
+    "unsupported": "microphone-unsupported",
     "unreadable": "no-speech",  # an empty recording, or one that cannot be decoded
-    "failed": "audio-capture",
+    "failed": "microphone-busy",
 }
 
 Stage = Literal["opening", "recording", "transcribing", "over"]
@@ -129,10 +129,8 @@ class ProviderSession:
                 self._microphone.start_recording()
         except MicrophoneError as error:
             self._microphone.close()
-            code = ERROR_CODES[error.kind]
-            self.on_event(RecognitionError(now(), code))
-            if code != "unsupported":  # like "offline", a session that never began
-                self.on_event(RecognitionEnd(now()))
+            self.on_event(RecognitionError(now(), ERROR_CODES[error.kind]))
+            self.on_event(RecognitionEnd(now()))
             return
         if turn.aborted or turn.stopped.is_set():
             self._microphone.close()  # stopped before a word could be recorded

@@ -124,7 +124,6 @@ class Session:
         recognition.maxAlternatives = ALTERNATIVES
         if local:
             recognition.processLocally = True
-        _bias(recognition, phrases)
         handlers: dict[str, Callable[[Any], Event]] = {
             "start": lambda _e: RecognitionStart(now()),
             "audiostart": lambda _e: AudioStart(now()),
@@ -138,6 +137,10 @@ class Session:
             proxy = create_proxy(lambda event, make=make: self._fire(make(event)))
             self._listeners.append((name, proxy))
             recognition.addEventListener(name, proxy)
+        # After the listeners: Chromium refuses phrases with an error as they are set.
+        _bias(recognition, phrases)
+        if self._recognition is not recognition:
+            return  # closed by that error's listener
         try:
             recognition.start()
         except JsException:

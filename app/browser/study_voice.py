@@ -23,7 +23,7 @@ import js
 from app.browser.dom import by_id, found
 from app.browser.microphone import Microphone
 from app.browser.page_parts import Runs, Spawns
-from app.browser.recognition import MAX_PHRASES, Session, availability, now
+from app.browser.recognition import MAX_PHRASES, now
 from app.browser.voice_input import TalkInput, plain_m
 from app.speech.voices import word_lang
 from app.ui.study_voice_view import NOTHING_HEARD
@@ -37,7 +37,6 @@ from app.voice.listening import (
     Press,
     RecognitionError,
     Send,
-    Show,
     StartRecognition,
     Stop,
     StopRecognition,
@@ -48,12 +47,12 @@ from app.voice.listening import (
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
     from app.browser.commands import Command
+    from app.browser.hearing import Hearing, LadderSession
     from app.browser.pronounce import SpeechGlue
-    from app.browser.provider_listening import ProviderSession
     from app.study.model import StudyCard
     from app.studying.session import Turn
     from app.ui.controller import Controller
-    from app.voice.ladder import OnDevice, Rung
+    from app.voice.ladder import Rung
 
 VOICE_MODES = ("listening", "speaking")
 
@@ -68,6 +67,9 @@ class StudyVoicePage(Runs, Spawns, Protocol):
     @property
     def speech(self) -> SpeechGlue: ...
 
+    @property
+    def hearing(self) -> Hearing: ...
+
     assistant: Assistant | None
 
 
@@ -75,18 +77,17 @@ class StudyVoice:
     def __init__(self, page: StudyVoicePage) -> None:
         self.page = page
         self.state = Listener()
-        self.session: Session | ProviderSession | None = None
+        self.session: LadderSession | None = None
         self.mic = Microphone()  # for the provider's recordings
         self._seen: Turn | None = None  # the card drawn last
         self.input = TalkInput(
             "study-say", plain_m, lambda: self.state, self.feed, self._press, allowed=self._asking
         )
-        self._on_device: dict[str, OnDevice] = {}
-        self._service_failed = False  # the browser's recogniser failed: the provider stands in
         page.commands["study-hear"] = lambda _item, _data: self.hear()
 
     def start(self, listen: Any) -> None:
         self.input.start(listen, js.document)
+        self.page.hearing.watch(self._show)  # where the audio goes may have changed
 
     # --- the card -----------------------------------------------------------------------------
 
@@ -167,8 +168,6 @@ class StudyVoice:
             self._later(AnswerDone(now()))
         elif isinstance(effect, CancelSpeech):
             self.page.speech.speaker.cancel()
-        elif isinstance(effect, Show):
-            self._service_failed = self._service_failed or effect.problem.fallback
         elif self.session is not None and isinstance(effect, StopRecognition):
             self.session.stop()
         elif self.session is not None and isinstance(effect, AbortRecognition):
@@ -177,47 +176,15 @@ class StudyVoice:
 
     def _rung(self, lang: str) -> Rung:
         """How the answer in `lang` becomes text right now (app.voice.ladder)."""
-        # Not on the first screen's import path: it brings the provider settings along.
-        from app.browser.voice_ladder import rung_now  # noqa: PLC0415
-
-        if lang not in self._on_device:
-            self._on_device[lang] = "unavailable"
-            self.page.spawn(self._check_on_device(lang))
-        return rung_now(self.page, self.page.assistant, self._on_device[lang], self._service_failed)
+        return self.page.hearing.rung(lang)
 
     def _listen(self) -> None:
         turn = self._turn()
         if turn is None:
             self._later(RecognitionError(now(), "aborted"))
             return
-        lang = self._answer_lang(turn.card)
-        rung = self._rung(lang)
-        if rung.path == "typing":
-            self._later(RecognitionError(now(), "unsupported", rung.sentence))
-            return
-        self.session = self._session(rung)
-        local = rung.path == "on-device"
-        self.session.start(lang, local=local, phrases=self._phrases(turn.card))
-
-    def _session(self, rung: Rung) -> Session | ProviderSession:
-        """The browser's recogniser, or a recording the user's provider transcribes (counted
-        against the daily cap and logged as the assistant's are)."""
-        assistant = self.page.assistant
-        if rung.path != "provider" or assistant is None:
-            return Session(self.feed)
-        from app.browser.provider_listening import ProviderSession  # noqa: PLC0415
-
-        return ProviderSession(
-            self.feed,
-            self.mic,
-            lambda: assistant.settings.settings,
-            assistant.dialog.transport,
-            assistant.audio_options(),
-        )
-
-    async def _check_on_device(self, lang: str) -> None:
-        self._on_device[lang] = await availability(lang)
-        self._show()  # where the audio goes may have changed
+        self.session = self.page.hearing.session(self.feed, self.mic)
+        self.session.start(self._answer_lang(turn.card), phrases=self._phrases(turn.card))
 
     def _phrases(self, card: StudyCard) -> list[str]:
         """The card's accepted answers first, then the other answers of its folder."""

@@ -56,7 +56,10 @@ from app.voice.reply import Confirmed, More, Unclear, interpret
 
 if TYPE_CHECKING:
     from app.agents import Confirmation, Event
+    from app.browser.ai_settings import SettingsDialog
     from app.browser.commands import Command
+    from app.browser.settings_store import SettingsStore
+    from app.llm.audio import AudioOptions
     from app.text.nodes import El
     from app.tools.registry import Link
 
@@ -80,11 +83,15 @@ class VoiceAssistant(LadderAssistant, RecogniserAssistant, UsageAssistant, Proto
     """What the voice needs of the assistant (app/browser/assistant.py, which builds it)."""
 
     panel: Any
+    settings: SettingsStore
+    dialog: SettingsDialog
 
     @property
     def page(self) -> VoicePage: ...
 
     def open(self) -> None: ...
+
+    def audio_options(self) -> AudioOptions: ...
 
 
 class VoiceGlue:
@@ -201,7 +208,6 @@ class VoiceGlue:
         elif isinstance(effect, Send):
             self._heard(effect)
         elif isinstance(effect, Show):
-            self.ladder.service_failed = self.ladder.service_failed or effect.problem.fallback
             self.assistant.open()
         else:  # AbortRecognition
             self.recogniser.abort()

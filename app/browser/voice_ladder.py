@@ -1,9 +1,7 @@
-"""Where the assistant hears you: the rung of app.voice.ladder for the page as it is now.
-
-Keeps what the ladder needs that only the browser knows: whether recognition can run on this
-device for the speech language (asked at start and after the Voice dialog is saved), and whether
-the browser's recogniser has failed so the provider stands in. The Voice dialog's download button
-installs on-device recognition here.
+"""Where the assistant hears you: the page's recognition ladder (app/browser/hearing.py) for
+the speech language in the Voice settings, and the Voice dialog's parts of it: the sentence of
+where the audio goes, asked again after the dialog is saved, and the button that downloads
+on-device recognition.
 """
 
 from __future__ import annotations
@@ -11,15 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-import js
-
 from app.browser.page_parts import Spawns, Toasts
-from app.browser.recognition import availability, install, supported
-from app.voice.ladder import Means, OnDevice, Rung, choose, transcriber
+from app.browser.recognition import install
+from app.voice.ladder import Rung
 
 if TYPE_CHECKING:
+    from app.browser.hearing import Hearing
     from app.browser.pronounce import SpeechGlue
-    from app.browser.settings_store import SettingsStore
 
 INSTALL_FAILED = (
     "Speech recognition could not be downloaded to this device (it needs the network once). "
@@ -27,48 +23,37 @@ INSTALL_FAILED = (
 )
 
 
-class SpeakingPage(Protocol):
-    """What `rung_now` needs of the page (app.py's Page): the voice settings."""
+class LadderPage(Spawns, Toasts, Protocol):
+    """What the assistant's ladder needs of the page: the voice settings and their dialog,
+    and the page's recognition ladder."""
+
+    dialog: Any
 
     @property
     def speech(self) -> SpeechGlue: ...
 
-
-class Transcribing(Protocol):
-    """What `rung_now` needs of the assistant (app/browser/assistant.py): its provider."""
-
-    settings: SettingsStore
-
     @property
-    def configured(self) -> bool: ...
+    def hearing(self) -> Hearing: ...
 
 
-class LadderPage(SpeakingPage, Spawns, Toasts, Protocol):
-    """What the assistant's ladder needs of the page: the voice settings and their dialog."""
-
-    dialog: Any
-
-
-class LadderAssistant(Transcribing, Protocol):
+class LadderAssistant(Protocol):
     @property
     def page(self) -> LadderPage: ...
 
 
 class VoiceLadder:
     def __init__(self, assistant: LadderAssistant, changed: Callable[[], None]) -> None:
-        self.assistant = assistant
         self.page = assistant.page
         self._changed = changed  # what `rung` says may differ now
-        self.on_device: OnDevice = "unsupported"
-        self.service_failed = False  # the browser's recogniser failed: the provider stands in
 
     def start(self) -> None:
         page = self.page
         settings = page.speech.voice
         settings.listening = self.rung
-        settings.on_saved = lambda: page.spawn(self._check_on_device())
+        settings.on_saved = lambda: page.spawn(page.hearing.check(self.lang))
         settings.install = lambda: page.spawn(self._install())
-        page.spawn(self._check_on_device())
+        page.hearing.watch(self._changed)
+        page.spawn(page.hearing.check(self.lang))
 
     @property
     def lang(self) -> str:
@@ -76,11 +61,7 @@ class VoiceLadder:
 
     def rung(self) -> Rung:
         """How the user's voice becomes text right now (app.voice.ladder)."""
-        return rung_now(self.page, self.assistant, self.on_device, self.service_failed)
-
-    async def _check_on_device(self) -> None:
-        self.on_device = await availability(self.lang)
-        self._changed()
+        return self.page.hearing.rung(self.lang)
 
     async def _install(self) -> None:
         """Download on-device recognition (from the Voice dialog's button, a click)."""
@@ -89,26 +70,6 @@ class VoiceLadder:
             self.page.show_toast(f"Speech recognition for {lang} is on this device now.")
         else:
             self.page.show_toast(INSTALL_FAILED)
-        await self._check_on_device()
+        await self.page.hearing.check(lang)
         if self.page.dialog.open:
             await self.page.speech.voice.open()
-
-
-def rung_now(
-    page: SpeakingPage, assistant: Transcribing | None, on_device: OnDevice, service_failed: bool
-) -> Rung:
-    """How speech becomes text right now, from what the browser offers and the user's
-    settings; the provider counts once the assistant (which holds its settings) has loaded.
-    The assistant's voice and study's Say it both ask here."""
-    return choose(
-        Means(
-            recognition=supported(),
-            on_device=on_device,
-            on_device_only=page.speech.voice.settings.on_device_only,
-            provider=None
-            if assistant is None
-            else transcriber(assistant.settings.settings, configured=assistant.configured),
-            online=bool(js.navigator.onLine),
-            service_failed=service_failed,
-        )
-    )

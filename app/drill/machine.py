@@ -16,7 +16,7 @@ once; the drill keeps no storage of its own, so a reload resumes at the session'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
 from app.drill import lines
@@ -30,6 +30,7 @@ from app.studying.summary import Summary
 from app.voice.answers import lexicon, tokens
 from app.voice.problems import Problem
 from app.voice.reply import Confirmed, interpret
+from app.voice.restarts import Restarts
 from app.voice.speakable import speak
 
 # Once finished, with words missed: the summary is being said, then "help me remember" is
@@ -51,7 +52,6 @@ RATE_STEP = 0.8  # each "slower" multiplies the speaking rate by this
 RATE_MIN = 0.5
 EXPLANATION_WORDS = 60  # of the Scholar's answer said aloud; the drill goes on after them
 OFFER_SECONDS = 10.0  # listened for "help me remember" after the summary is said
-QUIET_PROBLEMS = frozenset({"no-speech", "aborted"})  # listening again is the answer to these
 
 
 # Events, each at a time in seconds on the browser's clock.
@@ -189,6 +189,9 @@ class DrillState:
     speech: str = ""  # the text of the last speech, as shown
     rate: float = 1.0
     listening: bool = False  # a Listen is under way
+    listened_at: float = 0.0  # when the last Listen was asked for
+    listen_at: float | None = None  # after a quick failure: when to listen again (a Tick does)
+    restarts: Restarts = field(default_factory=Restarts)
     deaf: bool = False  # listening failed for good: only a button resumes
     asked_at: float | None = None  # when the prompt had been said: response time runs from here
     quiet_since: float = 0.0
@@ -268,7 +271,7 @@ class Drill:
 
     def _heard(self, alternatives: tuple[str, ...], at: float) -> Effects:
         state = self.state
-        self.state = replace(state, listening=False)
+        self.state = replace(state, listening=False, restarts=state.restarts.heard())
         if not alternatives:
             return self._listen(at)  # nothing was said: never graded
         if state.phase in LISTENING or state.phase == "saying":
@@ -337,6 +340,9 @@ class Drill:
 
     def _tick(self, at: float) -> Effects:
         state = self.state
+        if state.listen_at is not None and at >= state.listen_at:
+            self.state = replace(state, listen_at=None)
+            return self._listen(at)
         if state.phase == "feedback" and state.deadline is not None and at >= state.deadline:
             return self._next(at, self._suggested())
         if state.phase not in ("answering", "confirming") or state.deaf:
@@ -354,11 +360,25 @@ class Drill:
         self.state = replace(self.state, listening=False)
         if self.state.phase not in LISTENING:
             return ()
-        if found.code in QUIET_PROBLEMS or found.fallback:
+        delay = self._again(found, at)
+        if delay == 0:
             return self._listen(at)  # the silence clock keeps running
-        self.state = replace(self.state, deaf=True)
-        told = lines.said(found.message, self.lang) + lines.said(lines.PAUSED_DEAF, self.lang)
-        return self._pause(told)
+        if delay is not None:
+            self.state = replace(self.state, listen_at=at + delay)
+            return ()
+        self.state = replace(self.state, deaf=True, listen_at=None)
+        why = lines.said(found.message, self.lang)
+        if found.recoverable:  # it kept failing: say so before what would fix it
+            why = lines.said(lines.KEEPS_FAILING, self.lang) + why
+        return self._pause(why + lines.said(lines.PAUSED_DEAF, self.lang))
+
+    def _again(self, found: Problem, at: float) -> float | None:
+        """Seconds to wait before listening again after `found` (None: not again)."""
+        if not found.recoverable:
+            return None
+        restarts, delay = self.state.restarts.failed(self.state.listened_at, at)
+        self.state = replace(self.state, restarts=restarts)
+        return delay
 
     def _explained(self, text: str) -> Effects:
         """Say the Scholar's answer made for the ear and kept short (the screen has it all)."""
@@ -502,17 +522,18 @@ class Drill:
         match event:
             case SpeechDone(said=said, at=at) if state.offer == "saying" and said == state.said:
                 self.state = replace(state, offer="listening", offer_until=at + OFFER_SECONDS)
-                return self._listen_afterwards()
-            case Heard(alternatives=alternatives) if state.offer == "listening":
+                return self._listen_afterwards(at)
+            case Heard(alternatives=alternatives, at=at) if state.offer == "listening":
                 self.state = replace(state, listening=False, heard=alternatives[0])
                 asked = parse(alternatives, self.lang) if alternatives else None
                 if asked in (Command.MNEMONICS, Command.EXPLAIN):
                     return self._remind()
-                return self._end_offer() if asked is not None else self._listen_afterwards()
-            case ListenFailed(problem=found) if state.offer == "listening":
+                return self._end_offer() if asked is not None else self._listen_afterwards(at)
+            case ListenFailed(problem=found, at=at) if state.offer == "listening":
                 self.state = replace(state, listening=False)
-                if found.code in QUIET_PROBLEMS or found.fallback:
-                    return self._listen_afterwards()
+                # The offer lasts seconds: listen again only after a failure that took a while.
+                if self._again(found, at) == 0:
+                    return self._listen_afterwards(at)
                 return self._end_offer()
             case Tick(at=at) if state.offer == "listening" and at >= (state.offer_until or at):
                 return self._end_offer()
@@ -528,8 +549,8 @@ class Drill:
             case _:
                 return ()
 
-    def _listen_afterwards(self) -> Effects:
-        self.state = replace(self.state, listening=True)
+    def _listen_afterwards(self, at: float) -> Effects:
+        self.state = replace(self.state, listening=True, listened_at=at)
         return (Listen(self.lang, phrases(self.lang)),)
 
     def _remind(self) -> Effects:
@@ -591,7 +612,7 @@ class Drill:
                 lang, hints = self.lang, (*_said(words.yes), *_said(words.no), *commands)
             case _:
                 lang, hints = self.lang, commands
-        self.state = replace(self.state, listening=True)
+        self.state = replace(self.state, listening=True, listened_at=at, listen_at=None)
         return (Listen(lang, hints),)
 
     # --- helpers ------------------------------------------------------------------------------

@@ -1,34 +1,27 @@
 """Where the hands-free drill listens, in the sentences its screen shows.
 
-It listens all the time, so only the browser's recogniser will do (a provider would be sent
-every sound): on this device when it can, else the browser's online service. When neither
-works the screen says why and offers the other study modes; offline on this device, the drill
-goes on and the screen says what waits for the network (app/voice/ladder.py chooses).
+On the rung app.voice.ladder chooses, like every other listener: the browser's recogniser on
+this device or its online service, or the user's provider, which is sent only the learner's
+utterances (a voice activity detector in the page hears when they start and stop speaking;
+decision 030). When no rung can listen the screen says why (the ladder's sentence) and offers
+the other study modes; offline, the drill goes on where its rung needs no network and the
+screen says what waits for it (the Scholar's explanations and mnemonics).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.voice.ladder import Means, OnDevice, Path, choose
+from app.voice.ladder import Path, Rung
 
-CANNOT_UNSUPPORTED = (
-    "Hands-free needs speech recognition in the browser, and this one has none (Chrome, Edge "
-    "and Safari have it). Study in another mode instead."
+UTTERANCES_ONLY = (
+    "Only what you say is recorded: the page hears when you start and stop speaking, and "
+    "sends each answer on its own."
 )
-CANNOT_ONLY = (
-    "Hands-free listens all the time, and with “On this device only” on it needs speech "
-    "recognition on this device, which is not ready for your language. Download it in Voice "
-    "settings if offered, turn that setting off, or study in another mode."
-)
-CANNOT_OFFLINE = (
-    "You are offline, and hands-free needs the network for your browser's speech service "
-    "(recognition on this device is not available for your language). Study in another mode "
-    "until you are back online."
-)
+ANOTHER_MODE = "Or study in another mode."
 OFFLINE = (
-    "You are offline. Recognition runs on this device and its voices speak, so the drill goes "
-    "on; the Scholar's explanations and mnemonics need the network until you are back."
+    "You are offline. Listening and speaking work here, so the drill goes on; the Scholar's "
+    "explanations and mnemonics need the network until you are back."
 )
 
 
@@ -43,23 +36,14 @@ class Listening:
 
     @property
     def can(self) -> bool:
-        return self.path in ("on-device", "browser-service")
+        return self.path != "typing"
 
 
-def hands_free(
-    *, recognition: bool, on_device: OnDevice, on_device_only: bool, online: bool
-) -> Listening:
-    rung = choose(
-        Means(
-            recognition=recognition,
-            on_device=on_device,
-            on_device_only=on_device_only,
-            provider=None,  # hands-free never records for a provider: see above
-            online=online,
-        )
-    )
-    if rung.path in ("on-device", "browser-service"):
-        return Listening(rung.path, rung.sentence, "" if online else OFFLINE)
-    if not recognition:
-        return Listening("typing", CANNOT_UNSUPPORTED)
-    return Listening("typing", CANNOT_ONLY if on_device_only else CANNOT_OFFLINE)
+def hands_free(rung: Rung, *, online: bool) -> Listening:
+    """The drill on `rung` (app.voice.ladder.choose for the language it listens in)."""
+    if rung.path == "typing":
+        return Listening("typing", f"{rung.sentence} {ANOTHER_MODE}")
+    sentence = rung.sentence
+    if rung.path == "provider":
+        sentence = f"{sentence} {UTTERANCES_ONLY}"
+    return Listening(rung.path, sentence, "" if online else OFFLINE)

@@ -18,15 +18,17 @@ import pytest
 from app.browser import local_storage
 from app.browser.dom import by_id, replace_children
 from app.browser.drill import NO_EXPLAINER, PREFS_KEY, TICK_MS, DrillGlue
+from app.browser.hearing import Hearing
 from app.domain import LexicalError
 from app.drill.lines import NUDGE, explain_request, mnemonics_request
 from app.drill.machine import Event, Heard, Interim, ListenFailed, SpeechDone, Tick
-from app.drill.where import CANNOT_UNSUPPORTED, OFFLINE
+from app.drill.where import ANOTHER_MODE, OFFLINE
 from app.speech.outcome import SpeechError
 from app.speech.settings import VoiceSettings
 from app.ui.assistant_controller import EXPLAIN_NEEDS_PROVIDER
 from app.ui.routes import Route
 from app.ui.update import Update
+from app.voice.ladder import NO_RECOGNITION
 from tests.browser import fakes
 from tests.browser.fakes import Event as DomEvent
 from tests.browser.fakes import dispatch, load_shell
@@ -107,6 +109,7 @@ class Page:
             speaker=self.speaker, voice=SimpleNamespace(settings=VoiceSettings(rate=1.0))
         )
         self.assistant = None if scholar is None else SimpleNamespace(controller=scholar)
+        self.hearing = Hearing(lambda: False, lambda: None)  # no provider set up
         self.dialog = SimpleNamespace(open=False)
         self.dialogs: list[Any] = []
         self.toasts: list[str] = []
@@ -201,7 +204,8 @@ def hear(*texts: str, final: bool = True) -> None:
 
 
 def begun(scholar: Scholar | None = None) -> Page:
-    """A drill begun before on-device recognition was found available: the browser's service."""
+    """A drill where on-device recognition is not available: the browser's service."""
+    FakeRecognition.answer = "unavailable"
     page = Page(scholar)
     run(page.glue.begin)
     return page
@@ -361,7 +365,7 @@ def test_without_recognition_the_screen_offers_other_modes_and_nothing_starts(
 ) -> None:
     monkeypatch.setattr(fakes.window, "SpeechRecognition", None)
     page = Page()
-    assert text("drill-cannot") == CANNOT_UNSUPPORTED
+    assert text("drill-cannot") == f"{NO_RECOGNITION} {ANOTHER_MODE}"
     run(page.glue.begin)
     assert page.fed == []
     assert page.speaker.said == []

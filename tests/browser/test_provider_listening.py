@@ -38,6 +38,7 @@ from app.voice.listening import (
     StopRecognition,
     step,
 )
+from app.voice.problems import problem
 from tests.browser import fakes
 from tests.browser.audio_fakes import AudioFakes
 from tests.llm import gemini_fixtures as gx
@@ -230,9 +231,9 @@ def test_stopped_before_the_microphone_opened_sends_nothing(audio: AudioFakes) -
     ("refusal", "code"),
     [
         ("NotAllowedError", "not-allowed"),
-        ("NotFoundError", "audio-capture"),
-        ("NotReadableError", "audio-capture"),
-        ("TypeError", "audio-capture"),
+        ("NotFoundError", "no-microphone"),
+        ("NotReadableError", "microphone-busy"),
+        ("TypeError", "microphone-busy"),
     ],
 )
 def test_a_refused_microphone_is_a_listening_error_then_the_end(
@@ -259,13 +260,15 @@ def run_start(turn: Turn) -> None:
     asyncio.run(go())
 
 
-def test_a_page_without_a_microphone_api_is_unsupported_and_never_began(
+def test_a_page_without_a_microphone_api_says_so_not_that_recognition_is_missing(
     audio: AudioFakes,
 ) -> None:
+    # An http page other than localhost: no navigator.mediaDevices at all (issue 24, item 6).
     del fakes.js.navigator.mediaDevices
     turn = Turn(OPENAI_SETTINGS, ())
     run_start(turn)
-    assert turn.events == [RecognitionError(0.0, "unsupported")]
+    assert turn.events == [RecognitionError(0.0, "microphone-unsupported"), RecognitionEnd(0.0)]
+    assert "https" in problem("microphone-unsupported").message
 
 
 def test_offline_nothing_is_recorded(audio: AudioFakes) -> None:

@@ -17,6 +17,7 @@ from pydantic import SecretStr
 
 from app.browser import microphone
 from app.browser.dom import by_id, replace_children
+from app.browser.hearing import Hearing
 from app.browser.settings_store import LocalCounter
 from app.browser.study_voice import StudyVoice
 from app.llm.audio import AudioOptions, AudioUsage
@@ -68,6 +69,7 @@ class Page:
             say=lambda _text, _lang: None,
         )
         self.ran: list[tuple[str, dict[str, str] | None]] = []
+        self.hearing = Hearing(lambda: on_device_only, lambda: self.assistant)  # type: ignore[arg-type, return-value]
         self.voice = StudyVoice(self)  # type: ignore[arg-type]
         self.voice.start(self.listen)
         self.draw()

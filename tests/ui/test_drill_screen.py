@@ -7,7 +7,7 @@ from __future__ import annotations
 from app.domain import FolderId
 from app.drill.commands import Command
 from app.drill.machine import Begin, Button, Heard, SpeechDone
-from app.drill.where import CANNOT_OFFLINE, CANNOT_UNSUPPORTED, OFFLINE
+from app.drill.where import ANOTHER_MODE, OFFLINE
 from app.drill.where import hands_free as hands_free_where
 from app.store import Store
 from app.store.db import Database
@@ -15,7 +15,8 @@ from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
 from app.ui.drill_view import CANNOT_STATUS
 from app.ui.routes import Route
-from app.voice.ladder import ON_DEVICE
+from app.voice.ladder import NO_RECOGNITION, ON_DEVICE, Rung
+from app.voice.ladder import OFFLINE as OFFLINE_LADDER
 from tests.study.helpers import Clock
 from tests.ui.test_study_actions import by_action, go, setup
 
@@ -161,11 +162,9 @@ def test_the_finished_drill_tells_how_the_last_session_of_the_folder_went() -> N
 
 def test_without_recognition_the_screen_says_why_and_offers_the_other_modes() -> None:
     ui, _ = hands_free()
-    ui.study.drill_listening = hands_free_where(
-        recognition=False, on_device="unsupported", on_device_only=False, online=True
-    )
+    ui.study.drill_listening = hands_free_where(Rung("typing", NO_RECOGNITION), online=True)
     main = ui.render_main()
-    assert text_content(by_id(main, "drill-cannot")) == CANNOT_UNSUPPORTED
+    assert text_content(by_id(main, "drill-cannot")) == f"{NO_RECOGNITION} {ANOTHER_MODE}"
     assert text_content(by_id(main, "drill-status")) == CANNOT_STATUS
     assert "Say: repeat" not in text_content(main)
     assert not find_all(main, lambda el: el.attrs.get("id") == "drill-start")
@@ -181,9 +180,7 @@ def test_without_recognition_the_screen_says_why_and_offers_the_other_modes() ->
 
 def test_offline_on_this_device_the_screen_says_what_needs_the_network() -> None:
     ui, _ = hands_free()
-    ui.study.drill_listening = hands_free_where(
-        recognition=True, on_device="available", on_device_only=False, online=False
-    )
+    ui.study.drill_listening = hands_free_where(Rung("on-device", ON_DEVICE), online=False)
     main = ui.render_main()
     assert text_content(by_id(main, "drill-where")) == ON_DEVICE
     assert text_content(by_id(main, "drill-offline")) == OFFLINE
@@ -199,7 +196,6 @@ def test_a_running_drill_that_can_no_longer_listen_says_why() -> None:
     drill = ui.study.drill
     assert drill is not None
     drill.handle(Begin(0.0))
-    ui.study.drill_listening = hands_free_where(
-        recognition=True, on_device="unavailable", on_device_only=False, online=False
-    )
-    assert text_content(by_id(ui.render_main(), "drill-where")) == CANNOT_OFFLINE
+    ui.study.drill_listening = hands_free_where(Rung("typing", OFFLINE_LADDER), online=False)
+    shown = text_content(by_id(ui.render_main(), "drill-where"))
+    assert shown == f"{OFFLINE_LADDER} {ANOTHER_MODE}"

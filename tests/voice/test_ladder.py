@@ -12,25 +12,36 @@ from pydantic import SecretStr
 
 from app.llm.settings import ProviderSettings
 from app.voice.ladder import (
+    EVERY_LANGUAGE,
     NO_RECOGNITION,
     OFFLINE,
     ON_DEVICE,
     SERVICE,
     SERVICE_FAILED,
     Means,
+    Memory,
     OnDevice,
+    Path,
     Transcriber,
     choose,
+    learn,
     transcriber,
 )
+from app.voice.problems import ErrorCode, problem
 
 GEMINI = Transcriber("Gemini", local=False)
-OLLAMA = Transcriber("the server at localhost:11434", local=True)
+OLLAMA = Transcriber("the server at localhost:11434", local=True, keyed=False)
+BROWSER_FAILED: frozenset[Path] = frozenset({"on-device", "browser-service"})
 PROVIDERS = (None, GEMINI, OLLAMA)
 EVERY = [
     Means(recognition, on_device, only, provider, online, failed)
     for recognition, on_device, only, provider, online, failed in itertools.product(
-        (True, False), get_args(OnDevice), (True, False), PROVIDERS, (True, False), (True, False)
+        (True, False),
+        get_args(OnDevice),
+        (True, False),
+        PROVIDERS,
+        (True, False),
+        (frozenset(), frozenset({"browser-service"}), BROWSER_FAILED),
     )
 ]
 
@@ -42,7 +53,7 @@ def means(**given: object) -> Means:
         "on_device_only": False,
         "provider": GEMINI,
         "online": True,
-        "service_failed": False,
+        "failed": frozenset(),
     }
     return Means(**{**defaults, **given})  # type: ignore[arg-type]
 
@@ -57,11 +68,11 @@ def test_every_combination_has_a_path_a_sentence_and_keeps_the_promises(given: M
     if rung.path == "on-device":
         assert given.recognition
         assert given.on_device == "available"
-        assert not given.service_failed
+        assert "on-device" not in given.failed
     if rung.path == "browser-service":
         assert given.recognition
         assert given.online
-        assert not given.service_failed
+        assert "browser-service" not in given.failed
     if rung.path == "provider":
         assert given.provider is not None
         assert given.online or given.provider.local
@@ -73,8 +84,10 @@ def test_every_combination_has_a_path_a_sentence_and_keeps_the_promises(given: M
 @pytest.mark.parametrize("given", EVERY, ids=repr)
 def test_the_most_private_path_that_works_is_chosen(given: Means) -> None:
     rung = choose(given)
-    on_device = given.recognition and given.on_device == "available" and not given.service_failed
-    service = given.recognition and given.online and not given.service_failed
+    on_device = (
+        given.recognition and given.on_device == "available" and "on-device" not in given.failed
+    )
+    service = given.recognition and given.online and "browser-service" not in given.failed
     provider = given.provider is not None and (given.online or given.provider.local)
     if on_device:
         assert rung.path == "on-device"
@@ -97,18 +110,22 @@ def test_the_most_private_path_that_works_is_chosen(given: Means) -> None:
         (means(), "browser-service", SERVICE),
         (means(on_device="downloadable"), "browser-service", SERVICE),
         (
-            means(service_failed=True),
+            means(failed=BROWSER_FAILED),
             "provider",
             "Your voice is recorded and sent to Gemini with your key to be transcribed.",
         ),
         (
             means(recognition=False, on_device="unsupported", provider=OLLAMA, online=False),
             "provider",
-            "Your voice is recorded and sent to the server at localhost:11434 with your key to "
-            "be transcribed.",
+            "Your voice is recorded and sent to the server at localhost:11434 to be transcribed.",
         ),
         (means(online=False), "typing", OFFLINE),
-        (means(service_failed=True, provider=None), "typing", SERVICE_FAILED),
+        (means(failed=BROWSER_FAILED, provider=None), "typing", SERVICE_FAILED),
+        (
+            means(on_device="available", failed=frozenset({"on-device"})),
+            "browser-service",
+            SERVICE,
+        ),
         (
             means(recognition=False, on_device="unsupported", provider=None),
             "typing",
@@ -146,7 +163,7 @@ def test_on_this_device_only_says_why_it_types_and_what_to_do(
 
 
 def test_a_failed_on_device_recogniser_with_on_this_device_only_types() -> None:
-    rung = choose(means(on_device="available", on_device_only=True, service_failed=True))
+    rung = choose(means(on_device="available", on_device_only=True, failed=BROWSER_FAILED))
     assert rung.path == "typing"
     assert "on this device" in rung.sentence.lower()
 
@@ -158,7 +175,7 @@ def test_a_failed_on_device_recogniser_with_on_this_device_only_types() -> None:
         (
             ProviderSettings(provider="openai", api_key=SecretStr("k")),
             True,
-            Transcriber("OpenAI", local=False),
+            Transcriber("OpenAI", local=False, keyed=True),
         ),
         (ProviderSettings(provider="gemini", api_key=SecretStr("k")), False, None),
         (ProviderSettings(provider="openai_compatible", model="llama3.2"), True, None),
@@ -177,7 +194,7 @@ def test_a_failed_on_device_recogniser_with_on_this_device_only_types() -> None:
                 transcription_model="whisper",
             ),
             True,
-            Transcriber("the server at speech.example.com", local=False),
+            Transcriber("the server at speech.example.com", local=False, keyed=False),
         ),
     ],
 )
@@ -185,3 +202,71 @@ def test_a_provider_transcribes_when_configured_with_a_model_for_it(
     settings: ProviderSettings, configured: bool, expected: Transcriber | None
 ) -> None:
     assert transcriber(settings, configured=configured) == expected
+
+
+def test_a_keyed_compatible_server_is_said_to_get_the_key() -> None:
+    settings = ProviderSettings(
+        provider="openai_compatible",
+        model="m",
+        api_key=SecretStr("k"),
+        transcription_model="whisper",
+    )
+    found = transcriber(settings, configured=True)
+    assert found == Transcriber("the server at localhost:11434", local=True, keyed=True)
+    assert "with your key" in choose(means(recognition=False, provider=found)).sentence
+
+
+def told(memory: Memory, code: ErrorCode, path: Path, lang: str = "en-US", **kw: bool) -> Memory:
+    return learn(memory, problem(code), path, lang, hinted=kw.get("hinted", True))
+
+
+@pytest.mark.parametrize("code", ["phrases-not-supported", "bad-grammar"])
+@pytest.mark.parametrize("path", ["on-device", "browser-service"])
+def test_refused_hints_are_dropped_and_the_same_rung_listens_again(
+    code: ErrorCode, path: Path
+) -> None:
+    learnt = told(Memory(), code, path)
+    assert learnt == Memory(hints=False)
+    assert learnt.failed_for("en-US") == frozenset()
+
+
+@pytest.mark.parametrize("code", ["audio-capture", "service-not-allowed"])
+def test_a_recogniser_that_cannot_capture_skips_both_browser_rungs(code: ErrorCode) -> None:
+    learnt = told(Memory(), code, "browser-service")
+    assert learnt.failed_for("en-US") == BROWSER_FAILED
+    assert learnt.failed_for("es") == BROWSER_FAILED  # whatever the language
+    rung = choose(means(on_device="available", failed=learnt.failed_for("es")))
+    assert rung.path == "provider"
+
+
+def test_no_speech_service_skips_the_service_and_keeps_on_device_recognition() -> None:
+    learnt = told(Memory(), "network", "browser-service")
+    assert learnt.failed_for("en-US") == frozenset({"browser-service"})
+    assert told(Memory(), "network", "on-device").failed_for("fr") == BROWSER_FAILED
+
+
+def test_an_unsupported_language_is_skipped_for_that_language_only() -> None:
+    learnt = told(Memory(), "language-not-supported", "browser-service", "eu")
+    assert learnt.failed_for("eu") == frozenset({"browser-service"})
+    assert learnt.failed_for("en-US") == frozenset()
+
+
+def test_on_device_recognition_refusing_a_language_with_hints_drops_the_hints_first() -> None:
+    # Measured in Chromium: processLocally with phrases gives language-not-supported.
+    first = told(Memory(), "language-not-supported", "on-device", "en-US")
+    assert first == Memory(hints=False)
+    second = told(first, "language-not-supported", "on-device", "en-US", hinted=False)
+    assert second.failed_for("en-US") == frozenset({"on-device"})
+
+
+@pytest.mark.parametrize(
+    "code", ["no-speech", "aborted", "not-allowed", "offline", "unsupported", "provider"]
+)
+def test_other_failures_teach_nothing(code: ErrorCode) -> None:
+    assert told(Memory(), code, "browser-service") == Memory()
+    assert told(Memory(), code, "provider") == Memory()
+
+
+def test_a_provider_failing_never_marks_a_rung_failed() -> None:
+    assert told(Memory(), "audio-capture", "provider") == Memory()
+    assert EVERY_LANGUAGE == ""

@@ -274,7 +274,7 @@ def test_errors_become_a_sentence_and_stop_listening() -> None:
     assert "site settings" in view(state).status
     state, effects = run([Press(0.0), *opening(), RecognitionError(0.5, "network")])
     assert effects[-1] == Show(problem("network"))
-    assert problem("network").fallback
+    assert problem("network").then == "next-rung"
 
 
 def test_a_provider_failure_shows_the_providers_sentence() -> None:
