@@ -223,7 +223,7 @@ class LadderSession:
         inner, self._inner = self._inner, None
         self._current = None
         if inner is not None:
-            inner.abort()
+            inner.close()
 
     def stop(self) -> None:
         self._stopped = True

@@ -112,6 +112,11 @@ class ProviderSession:
         if turn.stage in ("opening", "recording"):
             self._microphone.close()  # drops the recording; an open() under way backs out
 
+    def close(self) -> None:
+        """Abort and report nothing more."""
+        self.abort()
+        self.on_event = lambda _event: None
+
     async def _run(self, turn: _Turn, lang: str, phrases: tuple[str, ...]) -> None:
         try:
             await self._listen(turn, lang, phrases)

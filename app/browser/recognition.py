@@ -161,6 +161,11 @@ class Session:
         if self._recognition is not None:
             self._recognition.abort()
 
+    def close(self) -> None:
+        """Abort and hear nothing more from this session (a refused one the ladder leaves)."""
+        self.abort()
+        self._release()
+
     def _release(self) -> None:
         recognition, self._recognition = self._recognition, None
         listeners, self._listeners = self._listeners, []
