@@ -29,7 +29,7 @@ MicrophoneErrorKind = Literal[
     "denied",  # the user or a policy refused the microphone
     "no-microphone",  # none plugged in, or none that meets the constraints
     "busy",  # another program holds it, or the system could not start it
-    "unsupported",  # no getUserMedia (an insecure page), Web Audio or MediaRecorder
+    "unsupported",  # no getUserMedia (an insecure page, or left out), Web Audio or MediaRecorder
     "unreadable",  # a recording that is empty or cannot be decoded
     "failed",  # anything else
 ]
@@ -73,12 +73,13 @@ class Samples:
         return len(self.samples) / self.rate
 
 
-def _needs(name: str) -> Any:
-    """The browser's constructor `name`, or an "unsupported" error when it has none."""
-    constructor = getattr(js, name, None)
-    if not found(constructor):
+def _needs(owner: Any, name: str) -> Any:
+    """The browser's function or constructor `owner.name`, or an "unsupported" error where it
+    has none: calling what is not a function would raise a TypeError nobody catches."""
+    function = getattr(owner, name, None) if found(owner) else None
+    if not found(function) or not callable(function):
         raise MicrophoneError("unsupported", f"this browser has no {name}")
-    return constructor
+    return function
 
 
 async def _visualiser() -> Any:
@@ -111,7 +112,7 @@ class Microphone:
         """Create or resume the AudioContext. Call it in the click or key handler itself,
         before any await: browsers let only a user's gesture start audio."""
         if self._context is None:
-            self._context = _needs("AudioContext").new()
+            self._context = _needs(js, "AudioContext").new()
             self._analyser = self._context.createAnalyser()
             self._analyser.fftSize = FFT_SIZE
         if self._context.state == "suspended":
@@ -122,9 +123,9 @@ class Microphone:
         if self.is_open:
             return
         self.unlock()
-        devices = getattr(js.navigator, "mediaDevices", None)
-        if not found(devices):  # http pages other than localhost have none
-            raise MicrophoneError("unsupported", "no navigator.mediaDevices")
+        # http pages other than localhost have no mediaDevices; some browsers leave out
+        # getUserMedia itself.
+        ask = _needs(getattr(js.navigator, "mediaDevices", None), "getUserMedia")
         if self._resuming is not None:
             resuming, self._resuming = self._resuming, None
             await resuming
@@ -132,7 +133,7 @@ class Microphone:
         wanted = js_object(echoCancellation=on, noiseSuppression=on, autoGainControl=on)
         closes = self._closes
         try:
-            stream = await devices.getUserMedia(js_object(audio=wanted))
+            stream = await ask(js_object(audio=wanted))
         except JsException as error:
             kind = _KINDS.get(str(getattr(error, "name", "")), "failed")
             raise MicrophoneError(kind, str(error)) from error
@@ -184,7 +185,7 @@ class Microphone:
         """Record the open microphone until `stop_recording`."""
         if self._stream is None:
             raise RuntimeError("open the microphone before recording")
-        self._recorder = _needs("MediaRecorder").new(self._stream)
+        self._recorder = _needs(js, "MediaRecorder").new(self._stream)
         self._recorder.start()
 
     async def stop_recording(self) -> Recording:
@@ -238,7 +239,7 @@ async def decode(recording: Recording, rate: int = SPEECH_RATE) -> Samples:
     audio code (an OfflineAudioContext, far faster than doing it in Python)."""
     if not recording.data:
         raise MicrophoneError("unreadable", "the recording is empty")
-    offline = _needs("OfflineAudioContext")
+    offline = _needs(js, "OfflineAudioContext")
     try:
         # decodeAudioData resamples to its context's rate; rendering into one channel mixes down.
         decoded = await offline.new(1, 1, rate).decodeAudioData(to_js(recording.data).buffer)

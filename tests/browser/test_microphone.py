@@ -5,6 +5,7 @@ as 16 kHz mono samples, and nothing is left open or alive after a hundred turns.
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
@@ -89,6 +90,23 @@ def test_without_media_devices_the_browser_is_unsupported(audio: AudioFakes) -> 
     with pytest.raises(MicrophoneError) as raised:
         asyncio.run(Microphone().open())
     assert raised.value.kind == "unsupported"
+
+
+@pytest.mark.parametrize(
+    "devices",
+    [SimpleNamespace(), SimpleNamespace(getUserMedia=None), SimpleNamespace(getUserMedia={})],
+    ids=["missing", "undefined", "not-a-function"],
+)
+def test_media_devices_without_get_user_media_is_unsupported(
+    audio: AudioFakes, devices: SimpleNamespace
+) -> None:
+    fakes.js.navigator.mediaDevices = devices
+    mic = Microphone()
+    mic.unlock()
+    with pytest.raises(MicrophoneError) as raised:
+        asyncio.run(mic.open())
+    assert raised.value.kind == "unsupported"
+    assert not mic.is_open
 
 
 def test_without_web_audio_the_browser_is_unsupported(
