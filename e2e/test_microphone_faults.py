@@ -4,7 +4,10 @@ playing an espeak-ng WAV, the aimock emulator transcribing). Each fault is an in
 makes the page's browser behave as a real one was seen to (issue 24):
 
 - getUserMedia left out of `navigator.mediaDevices`: the sentence for a microphone the page
-  cannot use, not a Python traceback over the page and "Sending…" for ever (item 5).
+  cannot use, not a Python traceback over the page and "Sending…" for ever (item 5);
+- an AudioContext that stays suspended and whose `resume()` never settles (Firefox ESR with no
+  sound device): the answer is still recorded, uploaded and graded (item 8);
+- a MediaRecorder whose stop() never hands over its data: a sentence, not "Sending…" for ever.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from e2e.lexical_ui import (
     set_folder_language,
     spanish_folder,
 )
-from e2e.test_study_voice import switch_to
+from e2e.test_study_voice import switch_to, verdict
 from e2e.test_study_voice_provider import FIXTURES, HEARD_ONCE, KEY, MODEL, RECORDERS
 from e2e.test_voice_provider import NO_RECOGNITION
 from tests.llm.aimock import get_json, running_aimock
@@ -38,6 +41,24 @@ if (window.MediaDevices) {
   Object.defineProperty(MediaDevices.prototype, "getUserMedia", {
     value: undefined, configurable: true, writable: true,
   });
+}
+"""
+# Firefox ESR 153 headless with no sound device: the context says "suspended" and resume()
+# never settles. The count shows the app did ask for it.
+RESUME_NEVER_SETTLES = """
+window.__resumes = 0;
+if (window.AudioContext) {
+  Object.defineProperty(AudioContext.prototype, "state", { get() { return "suspended"; } });
+  AudioContext.prototype.resume = function () {
+    window.__resumes += 1;
+    return new Promise(() => {});
+  };
+}
+"""
+STOP_NEVER_HANDS_OVER = """
+window.__stops = 0;
+if (window.MediaRecorder) {
+  MediaRecorder.prototype.stop = function () { window.__stops += 1; };
 }
 """
 STATUS = "#study-listening"
@@ -134,3 +155,30 @@ def test_without_get_user_media_the_page_says_it_cannot_use_the_microphone(
     screenshot(page, "microphone-fault-no-getusermedia")
     assert uploads(mock) == before
     # guard.errors (checked by the fixture) holds the traceback this used to raise.
+
+
+def test_a_resume_that_never_settles_still_uploads_and_grades(
+    speaking: Speaking, mock: str, wav: Path
+) -> None:
+    page = speaking(RESUME_NEVER_SETTLES)
+    before = uploads(mock)
+    hold_say_it(page, wav)
+    expect(verdict(page)).to_have_text("Correct")
+    expect(page.get_by_text("You said: “Dog.”")).to_be_visible()
+    assert page.evaluate("window.__resumes") >= 1  # asked for, and never waited on
+    assert uploads(mock) == before + 1
+    screenshot(page, "microphone-fault-resume-never-settles")
+
+
+def test_a_recorder_that_never_hands_over_its_data_says_so(
+    speaking: Speaking, mock: str, wav: Path
+) -> None:
+    page = speaking(STOP_NEVER_HANDS_OVER)
+    before = uploads(mock)
+    hold_say_it(page, wav)
+    # The recorder's data has STOP_S (5 s) to come; then the turn ends with a sentence.
+    expect(page.locator(STATUS)).to_have_text(problem("no-speech").message, timeout=15_000)
+    assert page.evaluate("window.__stops") >= 1
+    assert uploads(mock) == before
+    expect(page.get_by_role("button", name="Say it")).to_be_enabled()
+    screenshot(page, "microphone-fault-recorder-stuck")

@@ -6,12 +6,17 @@ plays feed, so static/visualiser.js moves with whoever is talking; that module d
 by itself, Python only starts and stops it. Recordings (MediaRecorder, WebM/Opus in Chromium)
 come back as bytes, and `decode` turns them into 16 kHz mono samples for providers that take
 only WAV. Every failure is a `MicrophoneError` whose `kind` the core turns into a sentence.
+
+The live level is a nicety and the recording is not: opening the microphone and recording never
+wait for the AudioContext (Firefox with no sound device never settles its `resume()`), and every
+other step that waits on the browser is bounded, so no turn can wait for ever.
 """
 
 from __future__ import annotations
 
 import asyncio
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -20,17 +25,22 @@ from pyodide.ffi import JsException, create_proxy, to_js
 
 from app.browser.dom import found, js_object
 from app.browser.scripts import import_script
+from app.browser.timers import Timeout
 
 VISUALISER = "./static/visualiser.js"  # relative to the page; scripts/precache.py keeps it
 SPEECH_RATE = 16_000  # what speech-to-text models are trained on
 FFT_SIZE = 512  # 256 frequency bins: plenty for a row of bars, little work per frame
+# How long each step may take before it counts as never answering.
+OPEN_S = 30.0  # getUserMedia: the user may be reading the browser's permission prompt
+STOP_S = 5.0  # a recorder hands its data over within milliseconds of stop()
+DECODE_S = 10.0  # decoding a spoken answer takes a fraction of a second
 
 MicrophoneErrorKind = Literal[
     "denied",  # the user or a policy refused the microphone
     "no-microphone",  # none plugged in, or none that meets the constraints
-    "busy",  # another program holds it, or the system could not start it
-    "unsupported",  # no getUserMedia (an insecure page, or left out), Web Audio or MediaRecorder
-    "unreadable",  # a recording that is empty or cannot be decoded
+    "busy",  # another program holds it, or the system could not start it (or never answered)
+    "unsupported",  # no getUserMedia (an insecure page) or MediaRecorder
+    "unreadable",  # a recording that is empty, cannot be decoded, or never came
     "failed",  # anything else
 ]
 
@@ -82,6 +92,58 @@ def _needs(owner: Any, name: str) -> Any:
     return function
 
 
+def _dropped(_value: Any) -> None:
+    """What came too late and holds nothing to let go of."""
+
+
+async def _within(
+    step: Any,
+    seconds: float,
+    kind: MicrophoneErrorKind,
+    what: str,
+    late: Callable[[Any], None] | None = None,
+) -> Any:
+    """What the awaitable `step` gives, or a MicrophoneError of `kind` once `seconds` pass
+    without it: a listener waiting on a browser that never answers would say "Sending…" for
+    ever. With `late`, a step that finishes after all is handed to it (a stream to stop);
+    without, it is cancelled."""
+    task = asyncio.ensure_future(step)
+    woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def wake(_done: Any = None) -> None:
+        if not woken.done():
+            woken.set_result(None)
+
+    task.add_done_callback(wake)
+    timer = Timeout(seconds, wake)  # cleared at once, unlike the loop's call_later
+    try:
+        await woken
+    finally:
+        timer.cancel()
+        task.remove_done_callback(wake)
+        if not task.done():  # the time ran out, or the caller was cancelled
+            if late is None:
+                task.cancel()
+            else:
+                task.add_done_callback(lambda t: _hand_over(t, late))
+    if not task.done():
+        raise MicrophoneError(kind, f"{what} did not finish in {seconds:g} s")
+    return task.result()
+
+
+def _hand_over(task: asyncio.Future[Any], late: Callable[[Any], None]) -> None:
+    if not task.cancelled() and task.exception() is None:  # also marks a failure as seen
+        late(task.result())
+
+
+def _audio_context() -> Any:
+    """A new AudioContext, or None where the browser has none or will not make one."""
+    try:
+        return _needs(js, "AudioContext").new()
+    except (MicrophoneError, JsException):
+        return None
+
+
 async def _visualiser() -> Any:
     return await import_script(VISUALISER)
 
@@ -96,10 +158,9 @@ class Microphone:
         self._processing = processing
         self._context: Any = None
         self._analyser: Any = None
-        self._resuming: Any = None  # the promise of resume(), awaited by open()
         self._stream: Any = None
         self._source: Any = None
-        self._recorder: Any = None
+        self._take: _Take | None = None
         self._played: list[Any] = []  # the app's speech sources feeding the analyser
         self._shown: tuple[Any, Any] | None = None  # (visualiser module, where it draws)
         self._closes = 0  # counts close(), so an open() that outlived one backs out
@@ -109,14 +170,20 @@ class Microphone:
         return self._stream is not None
 
     def unlock(self) -> None:
-        """Create or resume the AudioContext. Call it in the click or key handler itself,
-        before any await: browsers let only a user's gesture start audio."""
+        """Create or resume the AudioContext, for the live level and the app's speech. Call it
+        in the click or key handler itself, before any await: browsers let only a user's
+        gesture start audio. Nothing waits for the resume, and a browser without Web Audio
+        goes without: recording needs neither."""
         if self._context is None:
-            self._context = _needs(js, "AudioContext").new()
+            self._context = _audio_context()
+            if self._context is None:
+                return
             self._analyser = self._context.createAnalyser()
             self._analyser.fftSize = FFT_SIZE
         if self._context.state == "suspended":
-            self._resuming = self._context.resume()
+            # Its promise is dropped: it rejects only for a closed context (this one never
+            # closes), and in Firefox with no sound device it never settles at all.
+            self._context.resume()
 
     async def open(self) -> None:
         """Ask for the microphone (the browser may prompt) and feed it to the analyser."""
@@ -126,14 +193,13 @@ class Microphone:
         # http pages other than localhost have no mediaDevices; some browsers leave out
         # getUserMedia itself.
         ask = _needs(getattr(js.navigator, "mediaDevices", None), "getUserMedia")
-        if self._resuming is not None:
-            resuming, self._resuming = self._resuming, None
-            await resuming
         on = self._processing
         wanted = js_object(echoCancellation=on, noiseSuppression=on, autoGainControl=on)
         closes = self._closes
         try:
-            stream = await ask(js_object(audio=wanted))
+            stream = await _within(
+                ask(js_object(audio=wanted)), OPEN_S, "busy", "getUserMedia", _stop_tracks
+            )
         except JsException as error:
             kind = _KINDS.get(str(getattr(error, "name", "")), "failed")
             raise MicrophoneError(kind, str(error)) from error
@@ -141,12 +207,15 @@ class Microphone:
             _stop_tracks(stream)
             return
         self._stream = stream
-        self._source = self._context.createMediaStreamSource(stream)
-        self._source.connect(self._analyser)  # never to the speakers: that would echo
+        if self._context is not None:
+            self._source = self._context.createMediaStreamSource(stream)
+            self._source.connect(self._analyser)  # never to the speakers: that would echo
 
     async def show(self, target: Any) -> None:
         """Draw the analyser in `target`: a canvas, or the element of app/ui/voice_meter.py."""
         self.unlock()
+        if self._analyser is None:
+            raise MicrophoneError("unsupported", "no Web Audio to draw the level with")
         module = await _visualiser()
         self.hide()
         module.start(self._analyser, target)
@@ -162,14 +231,19 @@ class Microphone:
     def route(self, element: Any) -> None:
         """Play an <audio> element (the provider's speech) through the analyser as well as
         the speakers, so the visualiser moves while the app talks. Web Audio takes each
-        element once, and after close() it stays silent: use a new element per answer."""
+        element once, and after close() it stays silent: use a new element per answer.
+        Without a running AudioContext the element keeps playing by itself: routed into a
+        suspended one it would be silent."""
         self.unlock()
-        self._through(self._context.createMediaElementSource(element))
+        if self._context is not None and self._context.state == "running":
+            self._through(self._context.createMediaElementSource(element))
 
     def play(self, buffer: Any) -> Any:
         """Play an AudioBuffer through the analyser and the speakers; returns its source node,
         whose stop() ends it early."""
         self.unlock()
+        if self._context is None:
+            raise MicrophoneError("unsupported", "this browser has no AudioContext")
         source = self._context.createBufferSource()
         source.buffer = buffer
         self._through(source)
@@ -185,48 +259,83 @@ class Microphone:
         """Record the open microphone until `stop_recording`."""
         if self._stream is None:
             raise RuntimeError("open the microphone before recording")
-        self._recorder = _needs(js, "MediaRecorder").new(self._stream)
-        self._recorder.start()
+        try:
+            recorder = _needs(js, "MediaRecorder").new(self._stream)
+        except JsException as error:
+            unsupported = str(getattr(error, "name", "")) == "NotSupportedError"
+            raise MicrophoneError("unsupported" if unsupported else "failed", str(error)) from error
+        self._take = _Take(recorder)
+        try:
+            recorder.start()
+        except JsException as error:  # the track ended before it could start
+            self._take.end()
+            self._take = None
+            raise MicrophoneError("failed", str(error)) from error
 
     async def stop_recording(self) -> Recording:
         """Stop and return the whole recording (it arrives in one dataavailable event, as no
         timeslice was asked for)."""
-        recorder, self._recorder = self._recorder, None
-        if recorder is None:
+        take, self._take = self._take, None
+        if take is None:
             raise RuntimeError("nothing is being recorded")
-        arrived: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-        def on_data(event: Any) -> None:
-            if not arrived.done():
-                arrived.set_result(event.data)
-
-        listener = create_proxy(on_data)
-        recorder.addEventListener("dataavailable", listener)
         try:
-            recorder.stop()
-            blob = await arrived
-            data = (await blob.arrayBuffer()).to_bytes()
+            take.stop()
+            await _within(take.arrived.wait(), STOP_S, "unreadable", "the recorder's data")
+            blob = take.data
+            buffer = await _within(blob.arrayBuffer(), STOP_S, "unreadable", "reading it")
         finally:
-            recorder.removeEventListener("dataavailable", listener)
-            listener.destroy()
-        return Recording(data=bytes(data), mime=str(blob.type or recorder.mimeType))
+            take.end()
+        return Recording(data=bytes(buffer.to_bytes()), mime=str(blob.type or take.mime))
 
     def close(self) -> None:
         """Let go of everything: a recording in progress is dropped, the tracks stop (the
         browser's recording light goes out), the nodes are disconnected, the drawing cleared.
         The AudioContext stays for the next turn. Safe to call at any time, twice too."""
         self._closes += 1
-        if self._recorder is not None:
-            self._recorder.stop()
-            self._recorder = None
+        if self._take is not None:
+            self._take.end()
+            self._take = None
         if self._stream is not None:
             _stop_tracks(self._stream)
-            self._source.disconnect()
+            if self._source is not None:
+                self._source.disconnect()
             self._stream = self._source = None
         for source in self._played:
             source.disconnect()
         self._played.clear()
         self.hide()
+
+
+class _Take:
+    """One MediaRecorder and the data it hands over. The listener is there from the start:
+    when the microphone's track ends, the browser stops the recorder and hands the data over
+    before anyone calls stop(), and a listener added then would wait for ever."""
+
+    def __init__(self, recorder: Any) -> None:
+        self.recorder = recorder
+        self.mime = str(recorder.mimeType)
+        self.data: Any = None
+        self.arrived = asyncio.Event()
+        self._listener: Any = create_proxy(self._on_data)
+        recorder.addEventListener("dataavailable", self._listener)
+
+    def _on_data(self, event: Any) -> None:
+        if self.data is None:
+            self.data = event.data
+            self.arrived.set()
+
+    def stop(self) -> None:
+        if str(self.recorder.state) != "inactive":  # older browsers throw on a second stop
+            self.recorder.stop()
+
+    def end(self) -> None:
+        """Stop (if still recording) and let go of the listener; safe twice."""
+        if self._listener is None:
+            return
+        self.stop()
+        self.recorder.removeEventListener("dataavailable", self._listener)
+        self._listener.destroy()
+        self._listener = None
 
 
 def _stop_tracks(stream: Any) -> None:
@@ -242,13 +351,14 @@ async def decode(recording: Recording, rate: int = SPEECH_RATE) -> Samples:
     offline = _needs(js, "OfflineAudioContext")
     try:
         # decodeAudioData resamples to its context's rate; rendering into one channel mixes down.
-        decoded = await offline.new(1, 1, rate).decodeAudioData(to_js(recording.data).buffer)
+        decoding = offline.new(1, 1, rate).decodeAudioData(to_js(recording.data).buffer)
+        decoded = await _within(decoding, DECODE_S, "unreadable", "decodeAudioData")
         mixer = offline.new(1, decoded.length, rate)
         source = mixer.createBufferSource()
         source.buffer = decoded
         source.connect(mixer.destination)
         source.start()
-        rendered = await mixer.startRendering()
+        rendered = await _within(mixer.startRendering(), DECODE_S, "unreadable", "rendering")
     except JsException as error:
         raise MicrophoneError("unreadable", str(error)) from error
     samples = array("f")

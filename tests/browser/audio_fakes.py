@@ -4,11 +4,15 @@ under CPython, beside the DOM fakes of tests/browser/fakes.py.
 `AudioFakes.install(monkeypatch)` puts a microphone, an AudioContext, an OfflineAudioContext
 and a MediaRecorder into the fake `js` module. Promises are coroutines (so `await` works), a
 rejected one raises `fakes.JsException` carrying the DOMException's `name`, and `Proxies`
-counts the proxies the code under test made and destroyed.
+counts the proxies the code under test made and destroyed. Each can also behave as real
+browsers were seen to: a microphone that never answers, a `resume()` that never settles
+(Firefox with no sound device), a recorder that never hands over its data, a decoder that never
+finishes.
 """
 
 from __future__ import annotations
 
+import asyncio
 from array import array
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
@@ -101,6 +105,8 @@ class MediaDevices:
     asked: list[Any] = field(default_factory=list)
     streams: list[Stream] = field(default_factory=list)
     while_asking: Callable[[], None] | None = None  # what the user does while it asks
+    answers: bool = True  # False: it waits until the test sets `late`'s result
+    late: asyncio.Future[None] | None = None
 
     async def getUserMedia(self, constraints: Any) -> Stream:
         self.asked.append(constraints)
@@ -108,6 +114,9 @@ class MediaDevices:
             self.while_asking()
         if self.failure is not None:
             raise dom_exception(self.failure, "as the test asked")
+        if not self.answers:
+            self.late = asyncio.get_running_loop().create_future()
+            await self.late
         self.streams.append(Stream())
         return self.streams[-1]
 
@@ -119,10 +128,19 @@ class Settled:
         return (yield from ())
 
 
+class Pending:
+    """A promise that never settles."""
+
+    def __await__(self) -> Generator[Any, None, None]:
+        return (yield from asyncio.get_running_loop().create_future().__await__())
+
+
 class AudioContext:
-    """Starts "suspended", as browsers do before a click; `resume()` makes it run."""
+    """Starts "suspended", as browsers do before a click; `resume()` makes it run, or with
+    `settles` False leaves it suspended and never settles (Firefox with no sound device)."""
 
     made: ClassVar[list[AudioContext]] = []
+    settles: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self.state = "suspended"
@@ -135,7 +153,9 @@ class AudioContext:
     def new(cls) -> AudioContext:
         return cls()
 
-    def resume(self) -> Settled:
+    def resume(self) -> Settled | Pending:
+        if not AudioContext.settles:
+            return Pending()
         self.state = "running"  # at once: the click's page is allowed to play
         return Settled()
 
@@ -177,9 +197,11 @@ class Decoded:
 
 class OfflineAudioContext:
     """Decodes the bytes `b"speech"` to a stereo buffer of 2 s and refuses any other
-    bytes, as decodeAudioData does with what it cannot read; renders to its own rate."""
+    bytes, as decodeAudioData does with what it cannot read; renders to its own rate. With
+    `decodes` False, decoding never finishes."""
 
     made: ClassVar[list[OfflineAudioContext]] = []
+    decodes: ClassVar[bool] = True
 
     def __init__(self, channels: int, length: int, rate: int) -> None:
         self.channels, self.length, self.sampleRate = channels, length, rate
@@ -192,6 +214,8 @@ class OfflineAudioContext:
         return cls(channels, length, rate)
 
     async def decodeAudioData(self, data: Any) -> Decoded:
+        if not OfflineAudioContext.decodes:
+            await Pending()
         if bytes(data) != b"speech":
             raise dom_exception("EncodingError", "Unable to decode audio data")
         # Decoding resamples to the context's rate, as in the browser.
@@ -224,16 +248,24 @@ class Blob:
 
 class MediaRecorder(fakes.EventTarget):
     """Records `b"speech"`; like Chromium's, the whole recording arrives in one dataavailable
-    event when it stops (no timeslice was asked for)."""
+    event when it stops (no timeslice was asked for). With `hands_over` False, stop() never
+    fires it; `refusal` (a DOMException's name) makes the constructor throw."""
+
+    made: ClassVar[list[MediaRecorder]] = []
+    hands_over: ClassVar[bool] = True
+    refusal: ClassVar[str | None] = None
 
     def __init__(self, stream: Stream) -> None:
         super().__init__()
         self.stream = stream
         self.state = "inactive"
         self.mimeType = "audio/webm;codecs=opus"
+        MediaRecorder.made.append(self)
 
     @classmethod
     def new(cls, stream: Stream) -> MediaRecorder:
+        if cls.refusal is not None:
+            raise dom_exception(cls.refusal, "as the test asked")
         return cls(stream)
 
     def start(self) -> None:
@@ -243,6 +275,15 @@ class MediaRecorder(fakes.EventTarget):
         self.listeners = [entry for entry in self.listeners if entry[:2] != (type_, handler)]
 
     def stop(self) -> None:
+        if self.state == "inactive":
+            return  # as the spec says now (older browsers threw InvalidStateError)
+        self.state = "inactive"
+        if MediaRecorder.hands_over:
+            self._fire(fakes.Event("dataavailable", data=Blob(b"speech", self.mimeType)), False)
+
+    def track_ended(self) -> None:
+        """The microphone's track ended: the browser stops the recorder and hands its data
+        over by itself, before anyone calls stop()."""
         self.state = "inactive"
         self._fire(fakes.Event("dataavailable", data=Blob(b"speech", self.mimeType)), False)
 
@@ -278,7 +319,12 @@ class AudioFakes:
         """Give the fake page a microphone and Web Audio, and `module` (app.browser.microphone)
         the counting proxies and the visualiser double."""
         AudioContext.made.clear()
+        AudioContext.settles = True
         OfflineAudioContext.made.clear()
+        OfflineAudioContext.decodes = True
+        MediaRecorder.made.clear()
+        MediaRecorder.hands_over = True
+        MediaRecorder.refusal = None
         fakes.js.navigator.mediaDevices = self.devices
         for name, value in {
             "AudioContext": AudioContext,

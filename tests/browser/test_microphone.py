@@ -1,18 +1,29 @@
 """The microphone glue (app/browser/microphone.py) over fake Web Audio, getUserMedia and
 MediaRecorder: the click unlocks audio, failures become kinds, recordings come back as bytes and
-as 16 kHz mono samples, and nothing is left open or alive after a hundred turns."""
+as 16 kHz mono samples, and nothing is left open or alive after a hundred turns. Recording needs
+no AudioContext, and no step waits for ever on a browser that never answers."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from types import SimpleNamespace
+from typing import Any, TypeVar
 
 import pytest
 
 from app.browser import microphone
 from app.browser.microphone import Microphone, MicrophoneError, Recording, decode
 from tests.browser import fakes
-from tests.browser.audio_fakes import AudioContext, AudioFakes, OfflineAudioContext
+from tests.browser.audio_fakes import (
+    AudioContext,
+    AudioFakes,
+    MediaRecorder,
+    OfflineAudioContext,
+    dom_exception,
+)
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -20,9 +31,21 @@ def audio(monkeypatch: pytest.MonkeyPatch) -> AudioFakes:
     return AudioFakes().install(monkeypatch, microphone)
 
 
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounds short enough for a test: a step that never finishes fails in milliseconds."""
+    for name in ("OPEN_S", "STOP_S", "DECODE_S"):
+        monkeypatch.setattr(microphone, name, 0.01)
+
+
+def run(step: Coroutine[Any, Any, T]) -> T:
+    """Run `step`, failing the test instead of hanging it if it waits for ever."""
+    return asyncio.run(asyncio.wait_for(step, 2))
+
+
 def opened(mic: Microphone) -> Microphone:
     mic.unlock()
-    asyncio.run(mic.open())
+    run(mic.open())
     return mic
 
 
@@ -79,7 +102,7 @@ def test_each_refusal_becomes_a_kind_and_leaves_nothing_open(
     mic = Microphone()
     mic.unlock()
     with pytest.raises(MicrophoneError) as raised:
-        asyncio.run(mic.open())
+        run(mic.open())
     assert raised.value.kind == kind
     assert not mic.is_open
     assert audio.proxies.alive == 0
@@ -104,18 +127,136 @@ def test_media_devices_without_get_user_media_is_unsupported(
     mic = Microphone()
     mic.unlock()
     with pytest.raises(MicrophoneError) as raised:
-        asyncio.run(mic.open())
+        run(mic.open())
     assert raised.value.kind == "unsupported"
     assert not mic.is_open
 
 
-def test_without_web_audio_the_browser_is_unsupported(
+def records(mic: Microphone) -> Recording:
+    """Open `mic` in a click, record and stop: what a held talk button does."""
+    mic.unlock()
+
+    async def turn() -> Recording:
+        await mic.open()
+        mic.start_recording()
+        return await mic.stop_recording()
+
+    return run(turn())
+
+
+def test_without_web_audio_the_microphone_still_records(
     audio: AudioFakes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delitem(fakes.js.__dict__, "AudioContext")
-    with pytest.raises(MicrophoneError) as raised:
-        asyncio.run(Microphone().open())
+    mic = Microphone()
+    assert records(mic) == Recording(b"speech", "audio/webm;codecs=opus")
+    run(mic.open())
+    with pytest.raises(MicrophoneError) as raised:  # only the live level needs Web Audio
+        run(mic.show(fakes.Element("div")))
     assert raised.value.kind == "unsupported"
+    mic.route(fakes.Element("audio"))  # the app's speech plays straight to the speakers
+    with pytest.raises(MicrophoneError):
+        mic.play(object())
+    mic.close()
+    assert all(track.stopped for s in audio.devices.streams for track in s.tracks)
+
+
+def test_an_audio_context_the_browser_refuses_to_make_leaves_recording_alone(
+    audio: AudioFakes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse() -> None:
+        raise dom_exception("NotSupportedError", "no audio output")
+
+    monkeypatch.setattr(AudioContext, "new", refuse)
+    assert records(Microphone()).data == b"speech"
+
+
+def test_a_resume_that_never_settles_holds_up_neither_the_microphone_nor_the_recording(
+    audio: AudioFakes,
+) -> None:
+    AudioContext.settles = False  # Firefox ESR with no sound device
+    mic = Microphone()
+    assert records(mic).data == b"speech"
+    run(mic.open())
+    run(mic.show(fakes.Element("div")))  # the level waits for nothing either
+    assert AudioContext.made[0].state == "suspended"
+
+
+def test_the_apps_speech_skips_a_context_that_does_not_run(audio: AudioFakes) -> None:
+    """Routed into a suspended context, the speech would be silent: it plays straight."""
+    AudioContext.settles = False
+    mic = Microphone()
+    mic.unlock()
+    mic.route(fakes.Element("audio"))
+    assert [n for n in AudioContext.made[0].nodes if n.kind == "element"] == []
+
+
+def test_a_microphone_that_never_answers_is_busy_and_let_go_when_it_does(
+    audio: AudioFakes, quick: None
+) -> None:
+    audio.devices.answers = False
+    mic = Microphone()
+    mic.unlock()
+
+    async def turn() -> MicrophoneError:
+        with pytest.raises(MicrophoneError) as raised:
+            await mic.open()
+        assert audio.devices.late is not None
+        audio.devices.late.set_result(None)  # the browser answers after all
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return raised.value
+
+    assert run(turn()).kind == "busy"
+    assert not mic.is_open
+    (late,) = audio.devices.streams
+    assert all(track.stopped for track in late.tracks)  # its recording light goes out
+    assert fakes.timers.pending == {}
+
+
+def test_a_recorder_that_never_hands_over_its_data_is_unreadable(
+    audio: AudioFakes, quick: None
+) -> None:
+    MediaRecorder.hands_over = False
+    mic = Microphone()
+    with pytest.raises(MicrophoneError) as raised:
+        records(mic)
+    assert raised.value.kind == "unreadable"
+    assert audio.proxies.alive == 0
+    mic.close()
+    assert all(track.stopped for s in audio.devices.streams for track in s.tracks)
+
+
+def test_data_the_browser_handed_over_before_stop_is_kept(audio: AudioFakes) -> None:
+    mic = opened(Microphone())
+    mic.start_recording()
+    MediaRecorder.made[-1].track_ended()  # the microphone went away mid-recording
+    assert run(mic.stop_recording()).data == b"speech"
+    assert audio.proxies.alive == 0
+
+
+@pytest.mark.parametrize(("name", "kind"), [("NotSupportedError", "unsupported"), ("x", "failed")])
+def test_a_recorder_the_browser_refuses_is_a_kind(audio: AudioFakes, name: str, kind: str) -> None:
+    MediaRecorder.refusal = name
+    mic = opened(Microphone())
+    with pytest.raises(MicrophoneError) as raised:
+        mic.start_recording()
+    assert raised.value.kind == kind
+
+
+def test_a_decoder_that_never_finishes_is_unreadable(audio: AudioFakes, quick: None) -> None:
+    OfflineAudioContext.decodes = False
+    with pytest.raises(MicrophoneError) as raised:
+        run(decode(Recording(b"speech", "audio/webm")))
+    assert raised.value.kind == "unreadable"
+
+
+def test_a_turn_leaves_no_timer_behind(audio: AudioFakes) -> None:
+    mic = Microphone()
+    records(mic)
+    run(decode(Recording(b"speech", "audio/webm")))
+    mic.close()
+    assert fakes.timers.pending == {}
 
 
 def test_close_stops_the_tracks_and_disconnects(audio: AudioFakes) -> None:
