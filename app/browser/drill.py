@@ -50,7 +50,7 @@ from app.drill.machine import (
     Tick,
 )
 from app.drill.where import Listening, hands_free
-from app.speech.outcome import SpeechError
+from app.speech.outcome import SpeechError, SpeechOff
 from app.ui.study_dialogs import drill_notice
 from app.ui.update import Update
 from app.voice.listening import Event as Recognised
@@ -213,8 +213,11 @@ class DrillGlue:
             slower = settings.model_copy(update={"rate": settings.rate * said.rate})
             try:
                 await self.page.speech.speaker.say(said.text, said.lang, slower)
+            except SpeechOff as off:  # nobody can speak: one notice, not one per sentence
+                self.page.speech.tell_off(off, "drill")
             except SpeechError as error:
-                self.page.show_toast(error.message)  # and go on: the screen shows it all
+                self.page.show_toast(error.message)
+            # Said, failed or off, the drill goes on at once: the screen shows all it says.
             self.feed(SpeechDone(said.id, now()))
 
     def _hush(self) -> None:

@@ -1,12 +1,15 @@
-"""Speaking where the browser has no voice: the user's provider says it instead.
+"""Speaking where the browser cannot: the user's provider says it instead.
 
-`ProviderSpeaker.speak` asks app.speech.route who speaks: the browser's `Speaker` when it has a
-voice for the language, else the provider (set up with a speech model, and the user has not
-chosen "On this device only"), else nobody, and the route's sentence is raised. The provider's
-audio plays from a blob URL in a new <audio> element routed through the microphone's analyser,
-so the visualiser moves while it talks; `speak` returns once playback ends (True) or was
-cancelled (False). Each blob URL is revoked and each callback released when its playback is
-over. Requests count against the daily cap and are reported through the `AudioOptions` given.
+`ProviderSpeaker.speak` asks app.speech.route who speaks: the browser's `Speaker` when it can
+(it has a voice for the language and its speech works on this page), else the provider (set
+up with a speech model, and the user has not chosen "On this device only"), else nobody, and
+the route's sentence is raised as `SpeechOff`. When the browser's `speak()` fails or hangs, the
+provider says that sentence instead, and the `Speaker` remembers an engine that does not work
+here, so the sentences after go straight to the provider. The provider's audio plays from a
+blob URL in a new <audio> element routed through the microphone's analyser, so the visualiser
+moves while it talks; `speak` returns once playback ends (True) or was cancelled (False).
+Each blob URL is revoked and each callback released when its playback is over. Requests count
+against the daily cap and are reported through the `AudioOptions` given.
 """
 
 from __future__ import annotations
@@ -27,10 +30,9 @@ from app.llm.cancel import CancelToken
 from app.llm.errors import ProviderError
 from app.llm.synthesize import Audio, synthesize
 from app.llm.transport import Transport
-from app.speech.outcome import FAILED, FAILURES, SpeechError
+from app.speech.outcome import FAILED, FAILURES, SpeechError, SpeechOff
 from app.speech.route import SpeechRoute, provider_speaks, speech_route
 from app.speech.settings import VoiceSettings
-from app.speech.voices import choose_voice
 
 
 class ProviderSpeaker:
@@ -54,29 +56,33 @@ class ProviderSpeaker:
     def route(self, lang: str, settings: VoiceSettings | None = None) -> SpeechRoute:
         """Who would say something in `lang` now, with the voices listed so far."""
         settings = settings or self._speaker.settings()
-        voice = choose_voice(self._speaker.voices, lang, settings.preferred_voice(lang))
+        return self._route(self._speaker.cannot(lang, settings), settings)
+
+    def _route(self, cannot: str, settings: VoiceSettings) -> SpeechRoute:
+        """Who speaks when the browser cannot, for the reason `cannot` ("" when it can)."""
         return speech_route(
-            lang,
-            has_voice=voice is not None,
+            cannot,
             provider=provider_speaks(self._provider.settings, configured=self._provider.configured),
             on_device_only=settings.on_device_only,
         )
 
     async def speak(self, text: str, lang: str, settings: VoiceSettings | None = None) -> bool:
-        """Say `text` in `lang`: True once said, False if cancelled. Raises SpeechError with
-        a sentence when nobody can say it or saying it failed."""
+        """Say `text` in `lang`: True once said, False if cancelled. Raises SpeechOff with a
+        sentence when nobody can say it, SpeechError when saying it failed."""
         settings = settings or self._speaker.settings()
         await self._speaker.ready_voices()
-        provider = self._provider.settings
         route = self.route(lang, settings)
         if route.path == "browser":
-            return await self._speaker.speak(text, lang, settings)
+            try:
+                return await self._speaker.speak(text, lang, settings)
+            except SpeechOff as off:  # its speak() failed or hung: the provider may stand in
+                route = self._route(off.message, settings)
         if route.path == "none":
-            raise SpeechError(route.sentence)
+            raise SpeechOff(route.sentence)
         self._cancel = cancel = CancelToken()
         try:
             audio = await synthesize(
-                provider,
+                self._provider.settings,
                 self._transport,
                 text,
                 lang,

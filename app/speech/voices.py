@@ -122,12 +122,19 @@ def no_voice_message(lang: str, *, on_device_only: bool = False) -> str:
     """Why nothing is said in `lang`; the provider is offered unless the user forbade it."""
     name = language_name(primary(lang))
     missing = f"no {name} voice" if name else f'no voice for the language "{lang.strip()}"'
-    then = (
-        "; \u201cOn this device only\u201d (Voice settings) keeps your AI provider from speaking."
-        if on_device_only
-        else ", or let your AI provider speak (AI settings)."
-    )
+    then = or_provider(on_device_only=on_device_only)
     return f"Your browser has {missing}. Add one in your system's speech settings{then}"
+
+
+def or_provider(*, on_device_only: bool) -> str:
+    """How a sentence about speech the browser cannot give ends: with the provider offered,
+    unless the user forbade it."""
+    if on_device_only:
+        return (
+            "; \u201cOn this device only\u201d (Voice settings) keeps your AI provider from "
+            "speaking."
+        )
+    return ", or let your AI provider speak (AI settings)."
 
 
 def word_lang(word: str, folder: str, speech: str) -> str:

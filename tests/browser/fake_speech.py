@@ -4,7 +4,8 @@ with `voiceschanged`), utterances recorded, and `start`, `end` or `error` fired 
 The real engine speaks one utterance at a time; so does this: `finish` ends the one being
 spoken. With `auto` set, each utterance ends by itself on the next turn of the event loop
 (with that error code, or "" for a normal end). `cancel` fires "interrupted" on the one
-being spoken and "canceled" on those waiting, as Chrome does.
+being spoken and "canceled" on those waiting, as Chrome does. With `starts` off it never
+fires `start` either (a hung speech-dispatcher, until cancelled).
 """
 
 from __future__ import annotations
@@ -44,11 +45,12 @@ class Utterance:
 
 
 class Synthesis(EventTarget):
-    def __init__(self, voices: list[Any], *, auto: str | None = "") -> None:
+    def __init__(self, voices: list[Any], *, auto: str | None = "", starts: bool = True) -> None:
         super().__init__()
         self.listed = voices
         self.shown: list[Any] = []
         self.auto = auto
+        self.starts = starts
         self.spoken: list[Utterance] = []
         self.waiting: list[Utterance] = []
         self.cancels = 0
@@ -64,7 +66,7 @@ class Synthesis(EventTarget):
     def speak(self, utterance: Utterance) -> None:
         self.spoken.append(utterance)
         self.waiting.append(utterance)
-        if len(self.waiting) == 1:
+        if len(self.waiting) == 1 and self.starts:
             utterance.fire("start")
         if self.auto is not None:
             asyncio.get_running_loop().call_soon(self.finish, self.auto)
@@ -74,7 +76,7 @@ class Synthesis(EventTarget):
             return
         utterance = self.waiting.pop(0)
         utterance.fire("error" if code else "end", code)
-        if self.waiting:
+        if self.waiting and self.starts:
             self.waiting[0].fire("start")
 
     def cancel(self) -> None:

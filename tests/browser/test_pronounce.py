@@ -1,5 +1,6 @@
 """Pronounce: P on the selected word, and the word said in its effective language (its own,
-else its folder's, else the user's), or a toast saying which voice is missing."""
+else its folder's, else the user's), or a toast saying which voice is missing: at every press
+of Pronounce, but only once for the prompts the page says by itself."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from app.browser.pronounce import SpeechGlue
 from app.browser.voice_settings import SETTINGS_KEY, load_settings, save_settings
 from app.inputs import FolderPatch, NewFolder, NewWord
+from app.speech.outcome import IN_TEXT
 from app.speech.settings import VoiceSettings
 from app.store import Store
 from app.ui.controller import Controller
@@ -130,6 +132,26 @@ def test_no_voice_for_the_words_language_is_a_toast(synth: Synthesis) -> None:
         "Your browser has no Japanese voice. Add one in your system's speech settings, "
         "or let your AI provider speak (AI settings)."
     ]
+
+
+def test_prompts_nobody_can_say_are_told_once_and_pronounce_every_time(
+    synth: Synthesis,
+) -> None:
+    speech, page = glue()
+    for _ in range(3):
+        speech.say("ありがとう", "ja")  # Listening's prompt, card after card
+    page.finish_work()
+    no_voice = "Your browser has no Japanese voice."
+    (told,) = page.toasts
+    assert told.startswith(f"{IN_TEXT['prompt']} {no_voice}")
+    store = page.controller.store
+    folder = store.create_folder(NewFolder(name="Japanese", lang="ja"))
+    word = store.add_word(NewWord(folder_id=folder.id, term="ありがとう"))
+    for _ in range(2):
+        page.commands["pronounce"](str(word.id), None)
+    page.finish_work()
+    assert [toast.startswith(no_voice) for toast in page.toasts] == [False, True, True]
+    assert synth.spoken == []
 
 
 @pytest.mark.parametrize("item_id", [None, "", "999", "not a number"])

@@ -1,6 +1,7 @@
-"""Speaking with the provider where the browser has no voice (app/browser/provider_speaker.py):
-who speaks, the provider's audio played through the visualiser's analyser until it ends, cancel
-at every stage, blob URLs revoked, callbacks released, and the usage log."""
+"""Speaking with the provider where the browser cannot (app/browser/provider_speaker.py): who
+speaks, the provider standing in when the browser's speak() fails or hangs (and from then on),
+the provider's audio played through the visualiser's analyser until it ends, cancel at every
+stage, blob URLs revoked, callbacks released, and the usage log."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ import pytest
 from pydantic import SecretStr
 
 from app.browser import microphone
+from app.browser import speaker as speaker_module
 from app.browser.microphone import Microphone
 from app.browser.provider_speaker import ProviderSpeaker
 from app.browser.settings_store import SettingsStore
 from app.browser.speaker import Speaker
 from app.llm.audio import AudioOptions, AudioUsage
 from app.llm.settings import ProviderSettings
-from app.speech.outcome import FAILED, FAILURES, SpeechError
+from app.speech.outcome import BROKEN, FAILED, FAILURES, SpeechError, SpeechOff
 from app.speech.settings import VoiceSettings
 from app.speech.voices import no_voice_message
 from tests.browser import fakes
@@ -156,11 +158,13 @@ def finish() -> None:
     AudioElement.made[-1].finish()
 
 
-def speak_and(speaker: ProviderSpeaker, act: Callable[[], None], lang: str = "ja") -> bool:
+def speak_and(
+    speaker: ProviderSpeaker, act: Callable[[], None], lang: str = "ja", text: str = "こんにちは"
+) -> bool:
     """Speak, do `act` once the provider's audio plays, and return what `speak` returned."""
 
     async def go() -> bool:
-        task = asyncio.ensure_future(speaker.speak("こんにちは", lang))
+        task = asyncio.ensure_future(speaker.speak(text, lang))
         await until(playing)
         act()
         return await task
@@ -286,3 +290,46 @@ def test_audio_that_cannot_be_played_is_a_sentence(page: Page) -> None:
         speak_and(speaker, lambda: AudioElement.made[-1].finish("error"))
     assert raised.value.message == FAILED
     assert page.urls.alive == {}
+
+
+@pytest.mark.parametrize("hangs", [False, True])
+def test_when_the_browser_fails_or_hangs_the_provider_says_it_and_all_after(
+    page: Page, monkeypatch: pytest.MonkeyPatch, hangs: bool
+) -> None:
+    if hangs:  # speech-dispatcher: nothing ever fires
+        page.synth.auto, page.synth.starts = None, False
+        monkeypatch.setattr(speaker_module, "patience_s", lambda *_args, **_kw: 0.001)
+    else:  # Debian's headless Chromium
+        page.synth.auto = "synthesis-failed"
+    speaker = page.speaker(SPOKEN, SPOKEN)
+    assert speak_and(speaker, finish, "en", "Hello.") is True
+    assert [u.text for u in page.synth.spoken] == ["Hello."]  # tried first
+    assert page.transport.json_sent()["input"] == "Hello."
+    assert page.synth.cancels == (1 if hangs else 0)
+    assert speaker.route("en").path == "provider"
+    assert speak_and(speaker, finish, "en", "Right.") is True
+    assert [u.text for u in page.synth.spoken] == ["Hello."]  # straight to the provider
+    assert [page.transport.json_sent(i)["input"] for i in (0, 1)] == ["Hello.", "Right."]
+    assert fakes.live_proxies == []
+
+
+def test_when_the_browser_fails_and_no_provider_may_speak_speech_is_off(page: Page) -> None:
+    page.synth.auto = "synthesis-failed"
+    speaker = page.speaker(provider=None)
+    with pytest.raises(SpeechOff) as raised:
+        asyncio.run(speaker.speak("Hello.", "en"))
+    assert raised.value.message.startswith(BROKEN)
+    assert raised.value.message.endswith("or let your AI provider speak (AI settings).")
+    with pytest.raises(SpeechOff):
+        asyncio.run(speaker.speak("Right.", "en"))
+    assert [u.text for u in page.synth.spoken] == ["Hello."]
+    assert page.transport.requests == []
+
+
+def test_a_failure_of_the_sound_output_is_not_handed_to_the_provider(page: Page) -> None:
+    page.synth.auto = "not-allowed"  # no click yet: the provider's audio would be refused too
+    speaker = page.speaker(SPOKEN)
+    with pytest.raises(SpeechError) as raised:
+        asyncio.run(speaker.speak("Hello.", "en"))
+    assert raised.value.message == FAILURES["not-allowed"]
+    assert page.transport.requests == []

@@ -1,16 +1,30 @@
 """The speaker over a scripted speechSynthesis: the voice picked by language, voices that
-arrive late, failures as sentences, cancelling, the sentence queue, and no proxy left alive."""
+arrive late (waited for once), failures as sentences, an engine that fails or hangs given up
+on for the page, cancelling, the sentence queue, speech off told once, and no proxy left
+alive."""
 
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from app.browser import speaker as speaker_module
 from app.browser.speaker import Speaker
-from app.speech.outcome import FAILURES, TIMED_OUT, UNSUPPORTED, SpeechError
+from app.speech.outcome import (
+    BROKEN,
+    FAILED,
+    FAILURES,
+    NO_VOICES,
+    UNSUPPORTED,
+    VOICES_WAIT_S,
+    SpeechError,
+    SpeechOff,
+    off_notice,
+    voices_wait_s,
+)
 from app.speech.settings import VoiceSettings
 from tests.browser import fakes
 from tests.browser.fake_speech import Synthesis, Utterance, voice
@@ -83,7 +97,7 @@ def test_no_voice_for_the_language_is_a_sentence_not_the_default_voice(
     synth: Synthesis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     synth.list_voices()
-    with pytest.raises(SpeechError) as caught:
+    with pytest.raises(SpeechOff) as caught:
         run(started().speak("ありがとう", "ja"))
     assert caught.value.message.startswith("Your browser has no Japanese voice.")
     assert synth.spoken == []
@@ -92,9 +106,9 @@ def test_no_voice_for_the_language_is_a_sentence_not_the_default_voice(
 def test_a_browser_without_speech_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     speaker = started()
     assert not speaker.supported
-    with pytest.raises(SpeechError) as caught:
+    with pytest.raises(SpeechOff) as caught:
         run(speaker.speak("dog", "en"))
-    assert caught.value.message == UNSUPPORTED
+    assert caught.value.message.startswith(UNSUPPORTED)
 
 
 def test_an_engine_error_is_its_sentence_and_releases_the_proxies(
@@ -102,23 +116,131 @@ def test_an_engine_error_is_its_sentence_and_releases_the_proxies(
 ) -> None:
     synth.list_voices()
     synth.auto = "audio-hardware"
+    speaker = started()
     with pytest.raises(SpeechError) as caught:
-        run(started().speak("dog", "en"))
+        run(speaker.speak("dog", "en"))
+    assert type(caught.value) is SpeechError  # the speakers, not the voice: nobody stands in
     assert caught.value.message == FAILURES["audio-hardware"]
+    assert not speaker.engine.broken
     assert proxies == []
 
 
-def test_an_utterance_that_never_ends_times_out_and_is_cancelled(
-    synth: Synthesis, proxies: list[fakes.Proxy], monkeypatch: pytest.MonkeyPatch
+def test_synthesis_failed_means_the_browser_cannot_speak_here_for_the_page(
+    synth: Synthesis, proxies: list[fakes.Proxy]
 ) -> None:
     synth.list_voices()
-    synth.auto = None  # neither end nor error ever fires
-    monkeypatch.setattr(speaker_module, "patience_s", lambda _text, _rate: 0.0)
-    with pytest.raises(SpeechError) as caught:
-        run(started().speak("dog", "en"))
-    assert caught.value.message == TIMED_OUT
+    synth.auto = "synthesis-failed"  # Debian's headless Chromium, no system voices
+    speaker = started()
+    with pytest.raises(SpeechOff) as caught:
+        run(speaker.speak("dog", "en"))
+    assert caught.value.message.startswith(BROKEN)
+    assert proxies == []
+    with pytest.raises(SpeechOff) as again:
+        run(speaker.speak("perro", "es"))  # at once, without asking the engine
+    assert again.value.message == caught.value.message
+    assert [text for text, *_rest in synth.said()] == ["dog"]
+    assert speaker.cannot("es", VoiceSettings()).startswith(BROKEN)
+
+
+class Patience:
+    """app.speech.outcome.patience_s, recorded, with the waits made short."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, float, bool]] = []
+
+    def __call__(self, text: str, rate: float, *, started: bool) -> float:
+        self.asked.append((text, rate, started))
+        return 0.001
+
+
+@pytest.fixture
+def patience(monkeypatch: pytest.MonkeyPatch) -> Patience:
+    patience = Patience()
+    monkeypatch.setattr(speaker_module, "patience_s", patience)
+    return patience
+
+
+def test_an_utterance_that_never_starts_is_given_up_cancelled_and_the_engine_too(
+    synth: Synthesis, proxies: list[fakes.Proxy], patience: Patience
+) -> None:
+    synth.list_voices()
+    synth.auto, synth.starts = None, False  # a hung speech-dispatcher: nothing ever fires
+    speaker = started(VoiceSettings(rate=1.5))
+    with pytest.raises(SpeechOff) as caught:
+        run(speaker.speak("dog", "en"))
+    assert patience.asked == [("dog", 1.5, False)]  # only the wait for its start
+    assert caught.value.message.startswith(BROKEN)
+    assert synth.cancels == 1  # the hung utterance does not hold the queue
+    assert proxies == []
+    assert fakes.timers.pending == {}
+
+
+def test_an_utterance_that_starts_and_never_ends_is_waited_for_by_its_length(
+    synth: Synthesis, proxies: list[fakes.Proxy], patience: Patience
+) -> None:
+    synth.list_voices()
+    synth.auto = None  # start, then nothing
+    speaker = started(VoiceSettings(rate=0.5))
+    with pytest.raises(SpeechOff):
+        run(speaker.speak("a long sentence", "en"))
+    assert patience.asked == [
+        ("a long sentence", 0.5, False),  # set before speak(): this engine starts within it
+        ("a long sentence", 0.5, True),
+    ]
+    assert speaker.engine.broken
     assert synth.cancels == 1
     assert proxies == []
+    assert fakes.timers.pending == {}
+
+
+def test_once_the_engine_has_spoken_one_timeout_is_not_the_end_of_it(
+    synth: Synthesis, patience: Patience
+) -> None:
+    synth.list_voices()
+    speaker = started()
+    assert run(speaker.speak("one", "en")) is True
+    synth.auto = None
+    with pytest.raises(SpeechOff) as caught:
+        run(speaker.speak("two", "en"))
+    assert caught.value.message == FAILED  # this once: the provider may say it
+    synth.auto = ""
+    synth.waiting.clear()
+    assert run(speaker.speak("three", "en")) is True
+    assert [text for text, *_rest in synth.said()] == ["one", "two", "three"]
+
+
+def test_the_voices_are_waited_for_once_per_page(
+    synth: Synthesis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = [100.0]
+    monkeypatch.setattr(speaker_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    waits: list[float] = []
+
+    def wait_s(*, asked_at: float, now: float) -> float:
+        waits.append(voices_wait_s(asked_at=asked_at, now=now))
+        return 0.0  # not waited for here
+
+    monkeypatch.setattr(speaker_module, "voices_wait_s", wait_s)
+    speaker = started()  # a browser that lists none, ever
+    clock[0] += 0.5
+    with pytest.raises(SpeechOff) as caught:
+        run(speaker.speak("dog", "en"))
+    assert caught.value.message.startswith(NO_VOICES)
+    clock[0] += VOICES_WAIT_S
+    with pytest.raises(SpeechOff):
+        run(speaker.speak("dog", "en"))
+    assert waits == [VOICES_WAIT_S - 0.5, 0.0]
+    assert synth.spoken == []
+
+
+def test_that_speech_is_off_is_told_once_for_each_place_and_reason() -> None:
+    speaker = started()
+    off = SpeechOff(BROKEN)
+    assert speaker.notice(off, "drill") == off_notice(off, "drill")
+    assert speaker.notice(off, "drill") == ""
+    assert speaker.notice(off, "answer") == off_notice(off, "answer")
+    other = SpeechOff("Your browser has no Japanese voice.")
+    assert speaker.notice(other, "drill") == off_notice(other, "drill")
 
 
 def test_the_queue_speaks_sentences_in_order_between_start_and_end(synth: Synthesis) -> None:
@@ -166,20 +288,36 @@ def test_cancel_stops_the_sentence_and_drops_the_rest(synth: Synthesis) -> None:
     assert marks == ["end"]
 
 
-def test_a_failing_sentence_is_reported_and_ends_the_run(synth: Synthesis) -> None:
+def stream(speaker: Speaker, *sentences: tuple[str, str]) -> None:
+    """Queue the sentences of an answer and wait until the run is over."""
+
+    async def go() -> None:
+        for sentence, lang in sentences:
+            speaker.enqueue(sentence, lang)
+        assert speaker._worker is not None
+        await speaker._worker
+
+    run(go())
+
+
+def test_a_sentence_nobody_can_say_is_skipped_and_told_once(synth: Synthesis) -> None:
     synth.list_voices()
     speaker = started()
     errors: list[str] = []
     speaker.on_error = lambda error: errors.append(error.message)
+    stream(speaker, ("Hello.", "en"), ("ありがとう", "ja"), ("means thank you.", "en"))
+    stream(speaker, ("Again:", "en"), ("ありがとう", "ja"))
+    assert [t for t, *_rest in synth.said()] == ["Hello.", "means thank you.", "Again:"]
+    (error,) = errors
+    assert error.startswith("Speech is off, so answers are shown, not said. Your browser has")
 
-    async def stream() -> None:
-        speaker.enqueue("Hello.", "en")
-        speaker.enqueue("ありがとう", "ja")
-        speaker.enqueue("Never said.", "en")
-        assert speaker._worker is not None
-        await speaker._worker
 
-    run(stream())
+def test_a_failing_sound_output_is_reported_and_ends_the_run(synth: Synthesis) -> None:
+    synth.list_voices()
+    synth.auto = "audio-busy"
+    speaker = started()
+    errors: list[str] = []
+    speaker.on_error = lambda error: errors.append(error.message)
+    stream(speaker, ("Hello.", "en"), ("Never said.", "en"))
     assert [t for t, *_rest in synth.said()] == ["Hello."]
-    assert errors
-    assert errors[0].startswith("Your browser has no Japanese voice.")
+    assert errors == [FAILURES["audio-busy"]]
