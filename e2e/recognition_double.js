@@ -11,9 +11,20 @@
 // `__speech.fail('not-allowed')`, `__speech.started` (how many times recognition was started),
 // `__speech.last` (the last instance: its lang, continuous, interimResults, processLocally,
 // phrases). `__speech.availability` is what `SpeechRecognition.available()` answers.
+//
+// `window.__speechRefuses` (set by an init script before this one) makes it refuse as real
+// browsers were measured to (Debian Chromium 156, headless, fake microphone, 2026-11-27):
+//   {phrases: "phrases-not-supported"}  setting phrases fires that error at once (before start);
+//                                       start() then fires it again and "end", never "start";
+//   {start: "audio-capture"}            start() fires "start", that error, then "end"
+//                                       ("network" for a build without a speech service);
+//   {local: "language-not-supported"}   start() with processLocally fires that error and no "end".
+// Each refusal is counted in `__speech.refused` (code -> times).
 (() => {
+  const refuses = window.__speechRefuses || {};
   const speech = {
     started: 0,
+    refused: {},
     instances: [],
     availability: "unavailable",
     installs: [],
@@ -59,17 +70,38 @@
       this.interimResults = false;
       this.maxAlternatives = 1;
       this.processLocally = false;
-      this.phrases = [];
+      this._phrases = [];
       this.running = false;
       this._talking = false;
       this._results = [];
       speech.instances.push(this);
     }
+    get phrases() { return this._phrases; }
+    set phrases(value) {
+      this._phrases = value;
+      if (refuses.phrases && value && value.length) later(() => this._refuse(refuses.phrases));
+    }
+    _refuse(code) {
+      speech.refused[code] = (speech.refused[code] || 0) + 1;
+      fire(this, "error", { error: code, message: "" });
+    }
     start() {
       if (this.running) throw new DOMException("already started", "InvalidStateError");
+      speech.started += 1;
+      const hinted = refuses.phrases && this._phrases && this._phrases.length;
+      if (hinted || (refuses.local && this.processLocally)) {
+        later(() => {
+          this._refuse(hinted ? refuses.phrases : refuses.local);
+          if (hinted) fire(this, "end");
+        });
+        return;
+      }
       this.running = true;
       this._results = [];
-      speech.started += 1;
+      if (refuses.start) {
+        later(() => { fire(this, "start"); this._refuse(refuses.start); this._end(); });
+        return;
+      }
       later(() => { fire(this, "start"); fire(this, "audiostart"); });
     }
     stop() { if (this.running) later(() => this._end()); }

@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import BrowserContext, Page, expect
 
 from e2e.accessibility import violations
-from e2e.conftest import open_app, reload, screenshot
+from e2e.conftest import open_app, reload, screenshot, with_speech_doubles
 from e2e.lexical_ui import focus_outside_fields, spanish_folder
 from e2e.test_pronounce import SYNTHESIS_DOUBLE
 from e2e.test_voice_provider import NO_RECOGNITION
@@ -156,9 +156,9 @@ def test_without_recognition_the_drill_offers_the_other_modes(
     spanish_folder(app)
     focus_outside_fields(app)
     app.get_by_role("button", name="Hands-free").click()
-    expect(app.get_by_role("alert")).to_contain_text("this one has none")
+    expect(app.get_by_role("alert")).to_contain_text("has no speech recognition")
     expect(app.get_by_role("button", name="Start")).to_have_count(0)
-    modes = app.get_by_role("group", name="this one has none", exact=False)
+    modes = app.get_by_role("group", name="has no speech recognition", exact=False)
     expect(modes.get_by_role("button")).to_have_text(
         ["Switch to Listening", "Switch to Speaking", "Switch to Typing"]
     )
@@ -166,3 +166,36 @@ def test_without_recognition_the_drill_offers_the_other_modes(
     assert violations(app, "drill: no recognition") == []
     modes.get_by_role("button", name="Switch to Typing").click()
     expect(app.get_by_role("textbox", name="Your answer")).to_be_visible()
+
+
+CHROMIUM_REFUSES = (
+    """window.__speechRefuses = {phrases: "phrases-not-supported", start: "network"};"""
+)
+
+
+def test_a_recogniser_that_refuses_everything_pauses_once_and_says_what_would_fix_it(
+    context: BrowserContext, base_url: str
+) -> None:
+    """As Debian's Chromium without a speech service, and no provider set up: the drill tries
+    without hints, then stops trying and says so, instead of restarting recognition 20 times
+    a second."""
+    context.add_init_script(CHROMIUM_REFUSES)
+    with_speech_doubles(context)
+    app = open_app(context, base_url)
+    spanish_folder(app)
+    focus_outside_fields(app)
+    app.get_by_role("button", name="Hands-free").click()
+    app.get_by_role("button", name="Start").click()
+    app.get_by_role("dialog").get_by_role("button", name="Start").click()
+    said = app.locator("#drill-said")
+    expect(said).to_contain_text("Choose a provider for transcription in AI settings.")
+    expect(said).to_contain_text("Paused. Press Resume to go on.")
+    app.wait_for_timeout(3000)  # what a loop would have done meanwhile
+    refused = app.evaluate("window.__speech.refused")
+    # One try with hints (refused as they are set and again at start, as Chromium does), one
+    # without them, and no more.
+    assert refused == {"phrases-not-supported": 2, "network": 1}
+    expect(app.get_by_role("alert")).to_contain_text("Your browser's speech recognition is not")
+    modes = app.get_by_role("group", name="speech recognition is not working", exact=False)
+    expect(modes.get_by_role("button")).to_have_count(3)
+    screenshot(app, "drill-refused")

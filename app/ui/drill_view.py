@@ -66,6 +66,9 @@ def render_drill(
         ),
         h("p", {"class": "drill-prompt", "id": "drill-prompt", "lang": prompt_lang}, view.prompt),
         _follow(view) if view.phase != "ready" else _start(resumed, listening),
+        _cannot(listening.sentence)
+        if listening is not None and view.phase == "paused" and _blocked(view, listening)
+        else None,
         h("p", {"class": "drill-progress"}, _left(view)),
         h(
             "p",
@@ -81,8 +84,8 @@ def render_drill(
 
 
 def _blocked(view: DrillView, listening: Listening | None) -> bool:
-    """Not begun, and it cannot listen here: other modes are offered instead of Start."""
-    return view.phase == "ready" and listening is not None and not listening.can
+    """Not begun (or paused) and it cannot listen here: other modes are offered."""
+    return view.phase in ("ready", "paused") and listening is not None and not listening.can
 
 
 def _start(resumed: bool, listening: Listening | None) -> El:

@@ -199,3 +199,18 @@ def test_a_running_drill_that_can_no_longer_listen_says_why() -> None:
     ui.study.drill_listening = hands_free_where(Rung("typing", OFFLINE_LADDER), online=False)
     shown = text_content(by_id(ui.render_main(), "drill-where"))
     assert shown == f"{OFFLINE_LADDER} {ANOTHER_MODE}"
+
+
+def test_a_drill_paused_because_nothing_can_listen_offers_the_other_modes() -> None:
+    ui, _ = hands_free()
+    drill = ui.study.drill
+    assert drill is not None
+    drill.handle(Begin(0.0))
+    drill.handle(Button(Command.PAUSE, 1.0))
+    drill.handle(SpeechDone(drill.state.said, 2.0))
+    ui.study.drill_listening = hands_free_where(Rung("typing", NO_RECOGNITION), online=True)
+    main = ui.render_main()
+    assert text_content(by_id(main, "drill-cannot")) == f"{NO_RECOGNITION} {ANOTHER_MODE}"
+    assert text_content(by_id(main, "drill-status")) == CANNOT_STATUS
+    assert "Say: repeat" not in text_content(main)
+    assert by_id(main, "drill-modes")
