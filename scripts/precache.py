@@ -7,9 +7,11 @@ The list is derived from the files themselves, never kept by hand, so it cannot 
   zip);
 - our own files in static/ (not its vendor/ and build/ folders), all of them: the scripts the
   page loads, and those app/browser/ imports when first needed (static/charts.js for the stats
-  page, static/visualiser.js for the microphone);
+  page, static/visualiser.js for the microphone, static/vad.js with its worklet and worker for
+  voice activity detection);
 - the runtime packages vendor.lock.json lays out with npm, as their files: each entry's `only`
-  list (Pyodide's runtime files, uPlot) or, without one, every file vendor.py unpacked from
+  list (Pyodide's runtime files, uPlot, onnxruntime-web's wasm backend and the Silero VAD
+  model) or, without one, every file vendor.py unpacked from
   the package (PyScript's whole dist: every chunk its bundle can load, whatever it is named
   and whoever loads it, so an upgrade that splits the bundle differently misses none);
 - the wheels of the packages app/browser/packages.py loads after the first screen and when
