@@ -8,7 +8,16 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from e2e.accessibility import violations
 from e2e.conftest import open_app, reload, screenshot
-from e2e.lexical_ui import dialog, focus_outside_fields, set_theme, spanish_folder, tree, wait_saved
+from e2e.lexical_ui import (
+    add_word,
+    create_folder,
+    dialog,
+    focus_outside_fields,
+    set_theme,
+    spanish_folder,
+    tree,
+    wait_saved,
+)
 
 
 def _prompt(app: Page) -> str:
@@ -53,7 +62,15 @@ def test_study_a_folder_by_keyboard_in_every_mode(app: Page) -> None:
     answer.fill("Kity")
     app.keyboard.press("Enter")
     expect(app.locator(".verdict")).to_have_text("Almost: a small slip")
-    expect(app.get_by_label("Your answer compared with the right one")).to_be_visible()
+    # Each answer whole on its own line, the slip marked: read as two words, not a mix.
+    compared = app.get_by_role("group", name="Your answer compared with the right one")
+    expect(compared.locator("p")).to_have_text(["You typed: “Kity”", "Answer: “kitty”"])
+    expect(compared.locator(".diff-answer")).to_have_text(["t"])
+    expect(compared).to_match_aria_snapshot(
+        '- group "Your answer compared with the right one":\n'
+        '  - paragraph: "You typed: “Kity”"\n'
+        '  - paragraph: "Answer: “kitty”"'
+    )
     screenshot(app, "study-typing")
     problems += violations(app, "study typing")
     app.keyboard.press("3")  # override Hard with Good
@@ -190,4 +207,35 @@ def test_the_stats_page_after_studying(app: Page) -> None:
     # The whole collection is one step up the scope picker.
     app.get_by_role("navigation", name="Stats scope").get_by_role("link").first.click()
     expect(app.get_by_role("heading", name="Stats: Whole collection")).to_be_visible()
+    assert problems == []
+
+
+def test_a_wrong_answer_of_several_words_marks_the_words_that_differ(app: Page) -> None:
+    create_folder(app, "Colours")
+    add_word(app, "casa verde", ["green house"])
+    focus_outside_fields(app)
+    app.keyboard.press("s")
+    app.get_by_role("group", name="Study mode").get_by_role("button", name="Typing").click()
+    app.get_by_label("Your answer").fill("red house")
+    app.keyboard.press("Enter")
+    expect(app.locator(".verdict")).to_have_text("Not quite")
+    compared = app.get_by_role("group", name="Your answer compared with the right one")
+    expect(compared.locator("p")).to_have_text(["You typed: “red house”", "Answer: “green house”"])
+    # What a screen reader meets: each answer in order, the differing words highlighted.
+    expect(compared).to_match_aria_snapshot(
+        '- group "Your answer compared with the right one":\n'
+        "  - paragraph:\n"
+        '    - text: "You typed: “"\n'
+        "    - mark: red\n"
+        "    - text: house”\n"
+        "  - paragraph:\n"
+        '    - text: "Answer: “"\n'
+        "    - mark: green\n"
+        "    - text: house”"
+    )
+    problems = []
+    for theme in ("light", "dark"):
+        set_theme(app, theme)
+        screenshot(app, f"study-typing-wrong-{theme}")
+        problems += violations(app, f"study typing wrong ({theme})")
     assert problems == []

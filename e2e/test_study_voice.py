@@ -94,11 +94,14 @@ def test_speaking_grades_right_near_and_wrong_answers(studying: Page) -> None:
     app.keyboard.press("4")
     wait_saved(app)
 
-    # Wrong: what was heard is shown against the answer.
+    # Wrong: what was heard and the answer, each whole on its own line (never interleaved).
     expect(app.locator("#study-prompt")).to_have_text("gato")
     say_it(app, "dog")
     expect(verdict(app)).to_have_text("Not quite")
-    expect(app.get_by_label("Your answer compared with the right one")).to_contain_text("I heard:")
+    compared = app.get_by_role("group", name="Your answer compared with the right one")
+    expect(compared.locator("p")).to_have_text(["You said: “dog”", "Answer: “cat”"])
+    screenshot(app, "study-speaking-wrong")
+    problems += violations(app, "study speaking: wrong")
     app.keyboard.press("1")
     wait_saved(app)
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.study.grading import Grade, Segment
+from app.study.compared import Piece, compared
+from app.study.grading import Grade
 from app.study.intervals import short_interval, spoken_interval
 from app.study.model import DIRECTION_LABELS, MODES, Mode, Rating
-from app.text.nodes import El, Node, h
+from app.text.nodes import El, h
 from app.ui.study_summary_view import render_summary
 from app.ui.study_voice_view import HIDDEN_PROMPT, confirm, spoken_verdict, voice_controls
 from app.ui.widgets import action
@@ -243,7 +244,8 @@ def _verdict(turn: Turn) -> El | None:
             text,
         )
     if turn.heard is not None:
-        return spoken_verdict(turn, _diff(turn.heard.grade, "I heard: "))
+        # A recogniser hears words, so what was heard is compared word by word.
+        return spoken_verdict(turn, _compared(turn.heard.grade, "You said", words=True))
     if turn.verdict is not None:
         return h(
             "div",
@@ -253,36 +255,38 @@ def _verdict(turn: Turn) -> El | None:
                 {"class": "verdict", "data-verdict": turn.verdict.verdict, "role": "status"},
                 VERDICTS[turn.verdict.verdict],
             ),
-            _diff(turn.verdict, "You typed: ")
+            # A slip is shown letter by letter; a wrong answer, word by word.
+            _compared(turn.verdict, "You typed", words=turn.verdict.verdict == "wrong")
             if turn.verdict.verdict in ("close", "wrong")
             else None,
         )
     return None
 
 
-def _diff(grade: Grade, label: str) -> El:
-    """What was typed (or heard) against the answer, character by character (del/mark, not
-    colour only)."""
-    pieces: list[Node] = []
-    for segment in grade.diff:
-        pieces.extend(_segment(segment))
+def _compared(grade: Grade, label: str, *, words: bool) -> El:
+    """What was typed (or heard) and the answer, each whole on a line of its own with the
+    parts that differ marked (app.study.compared): read aloud or without styles, the lines are
+    the two answers, never a mix of both. Marked words are <mark>, which screen readers
+    announce; marked letters only look marked (underlined or highlighted, not by colour
+    alone), as announcing them would break the word they are in."""
+    sides = compared(grade.diff, words=words)
+    tag = "mark" if words else "span"
     return h(
-        "p",
-        {"class": "diff", "aria-label": "Your answer compared with the right one"},
-        label,
-        pieces,
+        "div",
+        {"class": "diff", "role": "group", "aria-label": "Your answer compared with the right one"},
+        _compared_line(label, sides.yours, tag, "diff-yours"),
+        _compared_line("Answer", sides.answer, tag, "diff-answer"),
     )
 
 
-def _segment(segment: Segment) -> list[Node]:
-    if segment.kind == "same":
-        return [segment.typed]
-    parts: list[Node] = []
-    if segment.typed:
-        parts.append(h("del", {"title": "typed, not in the answer"}, segment.typed))
-    if segment.expected:
-        parts.append(h("mark", {"title": "missing from what you typed"}, segment.expected))
-    return parts
+def _compared_line(label: str, pieces: tuple[Piece, ...], tag: str, mark: str) -> El:
+    return h(
+        "p",
+        {"class": "diff-line"},
+        f"{label}: “",
+        (h(tag, {"class": mark}, piece.text) if piece.differs else piece.text for piece in pieces),
+        "”",
+    )
 
 
 def _grade_buttons(intervals: dict[Rating, int], suggested: Rating | None) -> El:

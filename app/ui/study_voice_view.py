@@ -101,8 +101,9 @@ def confirm(turn: Turn) -> El | None:
     )
 
 
-def spoken_verdict(turn: Turn, diff: El | None) -> El | None:
-    """What was heard and how it was graded (with the diff of a miss against the answer)."""
+def spoken_verdict(turn: Turn, compared: El | None) -> El | None:
+    """What was heard and how it was graded; a miss shows `compared`, what was heard and the
+    answer on lines of their own."""
     heard = turn.heard
     if heard is None:
         return None
@@ -115,5 +116,7 @@ def spoken_verdict(turn: Turn, diff: El | None) -> El | None:
             {"class": "verdict", "data-verdict": heard.grade.verdict, "role": "status"},
             SPOKEN_VERDICTS[heard.heard],
         ),
-        diff if heard.heard == "wrong" else h("p", {"class": "heard"}, f"You said: “{heard.said}”"),
+        compared
+        if heard.heard == "wrong"
+        else h("p", {"class": "heard"}, f"You said: “{heard.said}”"),
     )

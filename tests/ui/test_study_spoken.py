@@ -9,6 +9,7 @@ from app.study.options import StudyOptions
 from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
 from tests.ui.test_study_actions import by_action, go, prompt, setup
+from tests.ui.test_study_compared import compared_lines
 
 
 def start(mode: str, *, reverse: bool = False) -> tuple[Controller, FolderId]:
@@ -77,13 +78,13 @@ def test_speaking_shows_the_prompt_and_grades_what_was_heard() -> None:
     assert any(el.attrs.get("data-rating") == "good" for el in primary)
 
 
-def test_a_wrong_spoken_answer_shows_what_was_heard_against_the_answer() -> None:
+def test_a_wrong_spoken_answer_shows_what_was_heard_and_the_answer_whole() -> None:
     ui, _ = start("speaking")
-    ui.dispatch("study-spoken", None, {"heard": "cat"})
-    text = text_content(ui.render_main())
-    assert "Not quite" in text
-    assert "I heard: " in text
-    assert "dog" in text
+    ui.dispatch("study-spoken", None, {"heard": "house"})
+    main = ui.render_main()
+    assert "Not quite" in text_content(main)
+    # Not interleaved letter by letter ("I heard: grhouseen" to a screen reader): two lines.
+    assert compared_lines(main) == ["You said: “house”", "Answer: “dog”"]
 
 
 def test_a_near_miss_asks_did_you_say_and_yes_suggests_hard() -> None:
