@@ -8,6 +8,7 @@ in e2e/transcriber.py's docstring.
 
 from __future__ import annotations
 
+import array
 import base64
 import http.client
 import io
@@ -33,6 +34,7 @@ from e2e.transcriber import (
     pcm16k,
     recogniser,
     running_transcriber,
+    sounds,
 )
 from e2e.transcriber import transcriber as transcriber  # noqa: PLC0414 (its fixture)
 
@@ -266,6 +268,15 @@ def test_the_command_phrases_are_what_the_drill_and_confirmations_understand() -
     for phrase in COMMAND_PHRASES:
         assert parse([phrase], "en") is not None or confirm(phrase) != "unclear", phrase
         assert recogniser().known(phrase), phrase
+
+
+def test_faint_hiss_is_silence_without_asking_the_model(wavs: dict[str, Path]) -> None:
+    # What Chromium's fake microphone records from a silent file: samples of ±1 (pocketsphinx
+    # heard "dog" in one such upload).
+    hiss = array.array("h", [1, 0, -1, 0] * 8_000).tobytes()
+    assert not sounds(hiss)
+    assert recogniser().hear(hiss, recogniser().phrases(HINTS)).text == ""
+    assert sounds(pcm16k(wavs["dog"].read_bytes())[0])
 
 
 def test_pcm_is_16_khz_mono(wavs: dict[str, Path]) -> None:

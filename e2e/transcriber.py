@@ -46,6 +46,8 @@ transcriber`): `transcriber.url` is the base to give the app (`f"{transcriber.ur
 
 from __future__ import annotations
 
+import array
+import contextlib
 import email.parser
 import email.policy
 import http.server
@@ -79,6 +81,12 @@ COMMAND_PHRASES = (
     *("yes", "no", "skip", "next", "repeat", "slower", "undo", "stop", "pause", "resume"),
     *("again", "hard", "good", "easy", "i don't know", "what does it mean", "help me remember"),
 )
+# Sound is 10 ms frames louder than -50 dBFS (RMS 100 of 32768); an upload with less than 0.1 s
+# of it is silence, answered "" without asking the model. Chromium's fake microphone playing
+# digital silence records samples of ±1, and pocketsphinx heard "dog" in that (the open
+# model "in"): normalising the features makes the faintest hiss look like speech.
+SOUND_RMS = 100
+SOUND_FRAMES = 10
 MAX_PHRASE_WORDS = 5  # a longer piece of a prompt is prose: the prompt is not a word list
 WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
 
@@ -113,6 +121,20 @@ def pcm16k(data: bytes) -> tuple[bytes, float]:
 class Heard:
     text: str  # "" when nothing was heard
     phrases: tuple[str, ...]  # what the grammar allowed; () for the open model
+
+
+def sounds(pcm: bytes) -> bool:
+    """Whether 16 kHz s16 `pcm` holds at least SOUND_FRAMES frames of sound."""
+    samples = array.array("h", pcm[: len(pcm) // 2 * 2])
+    frame = RATE // 100
+    floor = SOUND_RMS * SOUND_RMS * frame
+    loud = 0
+    for start in range(0, len(samples) - frame + 1, frame):
+        if sum(x * x for x in samples[start : start + frame]) >= floor:
+            loud += 1
+            if loud >= SOUND_FRAMES:
+                return True
+    return False
 
 
 def _tokens(text: str) -> tuple[str, ...]:
@@ -160,8 +182,10 @@ class Recogniser:
 
     def hear(self, pcm: bytes, phrases: Sequence[str] = ()) -> Heard:
         """What was said in `pcm` (16 kHz mono s16): one of `phrases` or nothing when they
-        are given, else what the open model hears."""
+        are given, else what the open model hears; nothing in silence."""
         phrases = tuple(phrases)
+        if not sounds(pcm):
+            return Heard("", phrases)
         with self._lock:
             decoder = self._decoder
             # A fresh front end each time: its noise estimate carried over from one utterance
@@ -208,7 +232,8 @@ class Transcription:
 
     number: int  # from 1, in arrival order
     content_type: str = ""
-    bytes: int = 0  # of the uploaded file
+    size: int = 0  # bytes of the uploaded file
+    audio: bytes = field(default=b"", repr=False)  # the uploaded file
     mime: str = ""  # the file part's own type
     filename: str = ""
     model: str = ""
@@ -379,7 +404,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             return
         try:
             self._check_key()
-            self._transcribe(entry)
+            self._transcribe(entry, self._upload(entry))
         except ApiError as error:
             entry.status, entry.error = error.status, error.message
             self._error(error)
@@ -415,7 +440,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.connection.close()
             self.close_connection = True
             return
-        self._drain()
+        with contextlib.suppress(ApiError):
+            self._upload(entry)  # into the journal, as far as it makes sense
         if failure.kind == "hang":
             self.server.owner.closing.wait(failure.hang_s)
             self.close_connection = True
@@ -466,7 +492,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             raise ApiError(400, "Could not parse multipart form")
         return message
 
-    def _transcribe(self, entry: Transcription) -> None:
+    def _upload(self, entry: Transcription) -> bytes | None:
+        """Read the form into the journal's entry; the file's bytes (None when it has none)."""
         form = self._form()
         fields: dict[str, str] = {}
         audio: bytes | None = None
@@ -487,11 +514,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         entry.prompt = fields.get("prompt")
         entry.language = fields.get("language")
         entry.response_format = fields.get("response_format", "json")
+        entry.audio = audio or b""
+        entry.size = len(entry.audio)
+        return audio
+
+    def _transcribe(self, entry: Transcription, audio: bytes | None) -> None:
         if audio is None:
             raise ApiError(
                 400, "Missing required parameter: 'file'.", param="file", code="missing_required"
             )
-        entry.bytes = len(audio)
         if not entry.model:
             raise ApiError(400, "you must provide a model parameter", param="model")
         if entry.model not in self.server.owner.models:
