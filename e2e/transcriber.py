@@ -18,8 +18,9 @@ badly ("water" → "what a", "skip" → "you"), so when the `prompt` lists words
 sends the expected answers as "dog, cat, kitty, …"), the recogniser may hear only one of those,
 one of `COMMAND_PHRASES`, or nothing (a JSGF grammar of those alternatives and <NULL>: without
 the choice of nothing, noise was heard as "no"). A prompt with no usable phrase (empty, prose,
-or only words the dictionary lacks) falls back to the open model. The `language` field is
-recorded, but the model is English only.
+or only words the dictionary lacks) falls back to the open model. An upload with less than
+0.1 s of sound (10 ms frames above -50 dBFS) is silence, answered "" without asking the model.
+The `language` field is recorded, but the model is English only.
 
 Measured on this machine (2 cores; espeak-ng `-v en` words at 48 kHz mono as the suite's fake
 microphone plays them, as WAV and as recorded by headless Chromium's MediaRecorder, WebM/Opus):
@@ -33,15 +34,20 @@ microphone plays them, as WAV and as recorded by headless Chromium's MediaRecord
 - Without a prompt (the open model): none of the 15 right from WAV, 3 from Chromium (apple, no,
   "i don't know"); silence, tone and noise → "", except loud white noise (`vol` 0.9) recorded
   through Chromium → "gervais".
+- Chromium's fake microphone playing a silent file records samples of ±1, where pocketsphinx
+  heard "dog" (with the hints) and "in" (open model): hence the level check above.
 - The same upload is heard the same way whatever came before (the front end is reset for each).
 - Seconds per request (decode + recognise, the journal's `seconds`) for clips of 0.6-1.5 s:
   with a prompt 0.01-0.12 (median 0.03), open model 0.08-0.9 (median 0.25). Loading the model
   takes 0.5-1 s, once per test session.
 
 Tests use the `transcriber` fixture (import it as `from e2e.transcriber import transcriber as
-transcriber`): `transcriber.url` is the base to give the app (`f"{transcriber.url}/v1"`),
-`transcriber.requests` the journal, and `transcriber.fail("rate_limit" | "server_error" |
-"hang" | "drop", times=N)` makes the next N transcription requests fail that way.
+transcriber`), or `running_transcriber(key=...)` for a server that wants a key:
+`transcriber.url` is the base to give the app (`f"{transcriber.url}/v1"`, model `MODEL`, set
+as the chat model and as Speech to text in AI settings), `transcriber.requests` the journal (one
+`Transcription` per upload: size, mime, prompt, language, status, text, seconds, the audio), and
+`transcriber.fail("rate_limit" | "server_error" | "hang" | "drop", times=N)` makes the next N
+transcription requests fail that way. e2e/test_real_recogniser.py shows it in a real page.
 """
 
 from __future__ import annotations
