@@ -126,6 +126,7 @@ class DrillGlue:
 
     def begin(self) -> None:
         """The Start (or Resume) click: the notice the first time, then the drill."""
+        self._mic.unlock()  # in the click: the provider rung's detector needs running audio
         study = self.page.controller.study
         study.drill_lang = self._lang
         drill = study.drill
@@ -233,7 +234,7 @@ class DrillGlue:
         self._listened += 1
         current = self._listened
         self._recognition = self.page.hearing.session(
-            lambda event: self._heard(current, event), self._mic
+            lambda event: self._heard(current, event), self._mic, utterances=True
         )
         self._recognition.start(lang, phrases=phrases)
 
@@ -260,7 +261,8 @@ class DrillGlue:
             self._later(Heard(tuple(a.transcript for a in last.alternatives), event.at))
         elif isinstance(event, RecognitionError):
             self._recognition = None
-            self._later(ListenFailed(problem(event.code, event.detail), event.at))
+            found = problem(event.code, event.detail, passing=event.passing)
+            self._later(ListenFailed(found, event.at))
 
     async def _explain(self, request: str) -> None:
         assistant = self.page.assistant
@@ -307,6 +309,7 @@ class DrillGlue:
         if silence:
             self._hush()
         self._stop_listening()
+        self._mic.close()  # kept open between answers while the provider rung listens
         if self._explaining is not None:
             self._explaining.cancel()
         if self._ticker is not None:

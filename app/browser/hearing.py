@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from app.browser.assistant import Assistant
     from app.browser.microphone import Microphone
     from app.browser.provider_listening import ProviderSession
+    from app.browser.utterances import UtteranceSession
 
 MEMORY_KEY = "lexical-recognition"  # {"hints": false} once this browser refused hints
 CLIMBS = 4  # rungs a session may move down in one start: hints, on-device, service, provider
@@ -112,20 +113,30 @@ class Hearing:
 
     # --- sessions -----------------------------------------------------------------------------
 
-    def session(self, on_event: Callable[[Event], None], mic: Microphone) -> LadderSession:
-        return LadderSession(self, on_event, mic)
+    def session(
+        self, on_event: Callable[[Event], None], mic: Microphone, *, utterances: bool = False
+    ) -> LadderSession:
+        """A session for `on_event`. `utterances`: listening goes on with no button to let go
+        (the drill), so the provider is sent each utterance the detector hears."""
+        return LadderSession(self, on_event, mic, utterances=utterances)
 
 
 class LadderSession:
     """One listening session on whichever rung works; `recognition.Session`'s interface."""
 
     def __init__(
-        self, hearing: Hearing, on_event: Callable[[Event], None], mic: Microphone
+        self,
+        hearing: Hearing,
+        on_event: Callable[[Event], None],
+        mic: Microphone,
+        *,
+        utterances: bool,
     ) -> None:
         self.hearing = hearing
         self.on_event = on_event
         self._mic = mic
-        self._inner: Session | ProviderSession | None = None
+        self._utterances = utterances
+        self._inner: Session | ProviderSession | UtteranceSession | None = None
         self._current: object = None  # the token of the inner session whose events count
         self._path: Path = "typing"
         self._lang = ""
@@ -164,7 +175,7 @@ class LadderSession:
         hints = self._phrases if self._hinted else ()
         inner.start(self._lang, local=rung.path == "on-device", phrases=hints)
 
-    def _make(self, path: Path) -> Session | ProviderSession:
+    def _make(self, path: Path) -> Session | ProviderSession | UtteranceSession:
         mine = object()  # events of a session closed since are not passed on
         self._current = mine
 
@@ -175,10 +186,12 @@ class LadderSession:
         if path != "provider":
             return Session(relay)
         from app.browser.provider_listening import ProviderSession  # noqa: PLC0415
+        from app.browser.utterances import UtteranceSession  # noqa: PLC0415
 
         assistant = self.hearing.assistant()
         assert assistant is not None, "the ladder chooses the provider only once it is set up"
-        return ProviderSession(
+        recording = UtteranceSession if self._utterances else ProviderSession
+        return recording(
             relay,
             self._mic,
             lambda: assistant.settings.settings,

@@ -169,6 +169,16 @@ class Microphone:
     def is_open(self) -> bool:
         return self._stream is not None
 
+    @property
+    def stream(self) -> Any:
+        """The open microphone's MediaStream (None while closed)."""
+        return self._stream
+
+    @property
+    def context(self) -> Any:
+        """The AudioContext (None before `unlock`, or in a browser without Web Audio)."""
+        return self._context
+
     def unlock(self) -> None:
         """Create or resume the AudioContext, for the live level and the app's speech. Call it
         in the click or key handler itself, before any await: browsers let only a user's

@@ -55,6 +55,12 @@ ERROR_CODES: dict[MicrophoneErrorKind, str] = {
 Stage = Literal["opening", "recording", "transcribing", "over"]
 
 
+def provider_failure(error: ProviderError) -> RecognitionError:
+    """The provider could not transcribe: its own sentence, and whether trying again later
+    may work (a rate limit, a server error, a timeout)."""
+    return RecognitionError(now(), "provider", error.message, passing=error.retryable)
+
+
 def _online() -> bool:
     return bool(js.navigator.onLine)
 
@@ -163,7 +169,7 @@ class ProviderSession:
                 self.on_event(RecognitionError(now(), ERROR_CODES[error.kind]))
         except ProviderError as error:
             if not turn.aborted:
-                self.on_event(RecognitionError(now(), "provider", error.message))
+                self.on_event(provider_failure(error))
         else:
             if text and not turn.aborted:
                 alternative = (Alternative(text),)

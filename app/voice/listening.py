@@ -133,6 +133,7 @@ class RecognitionError:
     at: float
     code: str
     detail: str = ""
+    passing: bool = False  # it may clear by itself (a provider's rate limit or server error)
 
 
 @dataclass(frozen=True, slots=True)

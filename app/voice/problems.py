@@ -38,6 +38,7 @@ ErrorCode = Literal[
     "no-microphone",
     "microphone-busy",
     "microphone-unsupported",
+    "no-detector",
     "provider",
     "tried-another-way",
 ]
@@ -151,6 +152,12 @@ _PROBLEMS: Mapping[str, Problem] = {
             "provider",
             "Your provider could not transcribe that. Try again.",
             means="The provider answered with an error; its own sentence replaces this one.",
+        ),
+        Problem(
+            "no-detector",
+            "The voice detector could not load: it needs the network once. Try again when you "
+            "are online, or hold Say it in Speaking mode.",
+            means="static/vad.js or its model could not be fetched (offline, not cached yet).",
         ),
         Problem(
             "tried-another-way",

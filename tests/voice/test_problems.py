@@ -54,6 +54,7 @@ def test_every_web_speech_error_says_what_happens_next() -> None:
         "no-microphone": "tell",
         "microphone-busy": "tell",
         "microphone-unsupported": "tell",
+        "no-detector": "tell",
         "provider": "tell",
         # The ladder moved down after the user let go: the next press listens another way.
         "tried-another-way": "listen-again",
