@@ -25,12 +25,14 @@ from app.browser.dom import js_object
 from app.browser.microphone import Microphone
 from app.browser.settings_store import SettingsStore
 from app.browser.speaker import Speaker
+from app.browser.timers import Timeout
 from app.llm.audio import AudioOptions
 from app.llm.cancel import CancelToken
 from app.llm.errors import ProviderError
 from app.llm.synthesize import Audio, synthesize
 from app.llm.transport import Transport
-from app.speech.outcome import FAILED, FAILURES, SpeechError, SpeechOff
+from app.speech.engine import GAVE_UP
+from app.speech.outcome import FAILED, FAILURES, SpeechError, SpeechOff, playback_s
 from app.speech.route import SpeechRoute, provider_speaks, speech_route
 from app.speech.settings import VoiceSettings
 
@@ -92,11 +94,12 @@ class ProviderSpeaker:
             if cancel.cancelled:
                 return False
             raise SpeechError(error.message) from None
-        return not cancel.cancelled and await self._play(audio, cancel)
+        return not cancel.cancelled and await self._play(audio, cancel, text, settings.rate)
 
-    async def _play(self, audio: Audio, cancel: CancelToken) -> bool:
+    async def _play(self, audio: Audio, cancel: CancelToken, text: str, rate: float) -> bool:
         url = js.URL.createObjectURL(js.Blob.new(to_js([audio.data]), js_object(type=audio.mime)))
         element = js.Audio.new()
+        element.playbackRate = rate  # the user's speed, and the drill's "slower"
         outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
         def settle(code: str) -> None:
@@ -110,15 +113,25 @@ class ProviderSpeaker:
         for name, proxy in proxies.items():
             setattr(element, name, proxy)
         unsubscribe = cancel.on_cancel(lambda: settle("canceled"))
+        # Audio that never starts or never ends (no sound device, a stalled decoder) is given
+        # up like a browser voice that hangs: nothing waits for an end that never comes.
+        patience = Timeout(playback_s(text, rate), lambda: settle(GAVE_UP))
+        started: asyncio.Future[Any] | None = None
         try:
             element.src = url
             self._microphone.route(element)
-            await element.play()
+            started = asyncio.ensure_future(element.play())
+            await asyncio.wait((started, outcome), return_when=asyncio.FIRST_COMPLETED)
+            if started.done():
+                started.result()  # raises if play() was refused
             code = await outcome
         except JsException as error:  # play() refused: no user gesture on this page yet
             refused = str(getattr(error, "name", "")) == "NotAllowedError"
             raise SpeechError(FAILURES["not-allowed"] if refused else FAILED) from None
         finally:
+            patience.cancel()
+            if started is not None:
+                started.cancel()  # a play() still pending when the audio was given up
             unsubscribe()
             _release(element, proxies)
             js.URL.revokeObjectURL(url)

@@ -123,8 +123,9 @@ class Speaker:
                 self._asked_at = time.monotonic()
             wait = voices_wait_s(asked_at=self._asked_at, now=time.monotonic())
             # A browser with none never says so: after the wait, the caller tells the user.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._listed.wait(), wait)
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._listed.wait(), wait)
         return self.voices
 
     def cannot(self, lang: str, settings: VoiceSettings) -> str:

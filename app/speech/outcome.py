@@ -90,6 +90,11 @@ def patience_s(text: str, rate: float, *, started: bool) -> float:
     return END_BASE_S + len(text) * END_PER_CHAR_S / max(rate, 0.1)
 
 
+def playback_s(text: str, rate: float) -> float:
+    """Seconds to wait for the provider's audio of `text`, played at `rate`, to start and end."""
+    return patience_s(text, rate, started=False) + patience_s(text, rate, started=True)
+
+
 def voices_wait_s(*, asked_at: float, now: float) -> float:
     """How much longer to wait for the browser to list its voices, first asked for at
     `asked_at`: a page opened long ago waits no more."""

@@ -14,6 +14,7 @@ import pytest
 from pydantic import SecretStr
 
 from app.browser import microphone
+from app.browser import provider_speaker as provider_module
 from app.browser import speaker as speaker_module
 from app.browser.microphone import Microphone
 from app.browser.provider_speaker import ProviderSpeaker
@@ -333,3 +334,37 @@ def test_a_failure_of_the_sound_output_is_not_handed_to_the_provider(page: Page)
         asyncio.run(speaker.speak("Hello.", "en"))
     assert raised.value.message == FAILURES["not-allowed"]
     assert page.transport.requests == []
+
+
+def test_the_provider_speaks_at_the_users_rate(page: Page) -> None:
+    speaker = page.speaker(SPOKEN, voices=VoiceSettings(rate=0.7))
+
+    async def go() -> bool:
+        task = asyncio.ensure_future(speaker.speak("こんにちは", "ja"))
+        await until(playing)
+        rate = AudioElement.made[-1].playbackRate
+        finish()
+        return await task and rate == 0.7
+
+    assert asyncio.run(go()) is True
+
+
+def test_audio_that_never_ends_is_given_up_and_leaves_nothing(
+    page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bounds: list[tuple[str, float]] = []
+
+    def playback_s(text: str, rate: float) -> float:
+        bounds.append((text, rate))
+        return 0.001
+
+    monkeypatch.setattr(provider_module, "playback_s", playback_s)
+    speaker = page.speaker(SPOKEN)
+    with pytest.raises(SpeechError) as raised:
+        asyncio.run(speaker.speak("こんにちは", "ja"))  # playing, and never `ended`
+    assert raised.value.message == FAILED
+    assert bounds == [("こんにちは", 1.0)]
+    assert not AudioElement.made[-1].playing
+    assert page.urls.alive == {}
+    assert fakes.live_proxies == []
+    assert fakes.timers.pending == {}

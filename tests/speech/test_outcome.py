@@ -18,6 +18,7 @@ from app.speech.outcome import (
     failure,
     off_notice,
     patience_s,
+    playback_s,
     voices_wait_s,
 )
 
@@ -41,6 +42,11 @@ def test_once_started_it_may_take_twice_as_long_as_speech_at_its_rate() -> None:
 
 def test_a_rate_of_zero_never_means_waiting_for_ever() -> None:
     assert patience_s("perro", 0.0, started=True) < 60
+
+
+def test_the_providers_audio_may_take_both_to_start_and_to_be_said() -> None:
+    sentence = "The answer is the hospital."
+    assert playback_s(sentence, 0.5) == START_WAIT_S + patience_s(sentence, 0.5, started=True)
 
 
 def test_voices_are_waited_for_from_when_they_were_first_asked_for() -> None:
