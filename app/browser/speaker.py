@@ -79,7 +79,7 @@ class Speaker:
         self._js_voices: dict[str, Any] = {}
         self._listed = asyncio.Event()
         self._asked_at: float | None = None  # when the voices were first asked for
-        self._told: set[tuple[InText, str]] = set()  # the notices that speech is off, given
+        self._told: set[InText] = set()  # where the page told that speech is off
         self._queue: deque[tuple[str, str]] = deque()
         self._worker: asyncio.Future[None] | None = None
         self._stop_current: Callable[[], None] | None = None
@@ -209,11 +209,12 @@ class Speaker:
         return code
 
     def notice(self, off: SpeechOff, where: InText) -> str:
-        """The notice that speech is off for `where` and why, the first time the page meets
-        it; "" after, so it is told once, not once per sentence."""
-        if (where, off.message) in self._told:
+        """The notice that speech is off for `where` and why, the first time this page meets
+        it there; "" after, so it is told once, not once per sentence (nor once per language
+        without a voice: the reason told first stands for them)."""
+        if where in self._told:
             return ""
-        self._told.add((where, off.message))
+        self._told.add(where)
         return off_notice(off, where)
 
     def enqueue(self, sentence: str, lang: str) -> None:
