@@ -8,7 +8,7 @@ import json
 
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from e2e.conftest import BOOT_TIMEOUT_MS, READY, Guard, reload, screenshot
+from e2e.conftest import BOOT_TIMEOUT_MS, READY, Guard, open_app, reload, screenshot
 from e2e.lexical_ui import fill_compatible_server, toast
 
 MODELS = "https://models.example"
@@ -50,7 +50,35 @@ def test_nothing_saved_means_nowhere_but_this_site_and_this_computer(
     assert fetch_from_page(app, ELSEWHERE) == ["refused", f"connect-src {ELSEWHERE}"]
     assert guard.outside == []  # the browser refused it: it never reached the network
     sources = app.evaluate("document.documentElement.dataset.connectSrc")
-    assert sources == "'self' http://localhost:* http://127.0.0.1:* http://[::1]:*"
+    assert sources == "'self' http://localhost:* http://127.0.0.1:*"
+
+
+def test_no_page_load_logs_a_policy_error(context: BrowserContext, base_url: str) -> None:
+    """Chromium refused the IPv6 source `http://[::1]:*` ("invalid source") on every load; a
+    list saved by an older version may still hold an IPv6 origin, and is read as well."""
+    logged: list[str] = []
+    context.on("console", lambda message: logged.append(f"{message.type}: {message.text}"))
+    stored = json.dumps(["http://[::1]:8080", MODELS])
+    # In a try: init scripts also run in frames that may not touch storage.
+    context.add_init_script(
+        f"try {{ localStorage.setItem('lexical-connect', {json.dumps(stored)}); }} catch (e) {{}}"
+    )
+    page = open_app(context, base_url)
+    reload(page)
+    assert [line for line in logged if "Content Security Policy" in line] == []
+    sources = page.evaluate("document.documentElement.dataset.connectSrc")
+    assert sources == f"'self' http://localhost:* http://127.0.0.1:* {MODELS}"
+
+
+def test_an_ipv6_server_is_refused_with_localhost_offered(app: Page) -> None:
+    """A page's policy cannot name [::1] (decision 022): the dialog says so and offers the
+    address that reaches the same server, instead of a reload and a refused request."""
+    box = fill_compatible_server(app, "http://[::1]:11434/v1")
+    box.get_by_role("button", name="Test key").click()
+    error = box.locator("#ai-settings-error")
+    expect(error).to_contain_text("Use http://localhost:11434/v1 instead")
+    screenshot(app, "connect-ipv6-refused")
+    assert app.evaluate("sessionStorage.length") == 0  # no reload was prepared
 
 
 def test_a_new_server_is_allowed_through_one_reload_and_test_key_then_save_work(

@@ -3,9 +3,11 @@
 // (decision 022). index.html's own policy sets only the outer bounds; a second policy can
 // narrow them, never widen, so this one must be in place before any script could fetch.
 // app/browser/connect_policy.py writes the lists and reads back what this load allowed.
+// No IPv6 literal ([::1]) anywhere: CSP's host grammar has none, and Chromium logs an invalid
+// source and ignores it; localhost reaches a server listening on [::1] all the same.
 (function () {
-  var ORIGIN = /^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
-  var sources = ["'self'", "http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
+  var ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/;
+  var sources = ["'self'", "http://localhost:*", "http://127.0.0.1:*"];
 
   function listed(area, name, once) {
     try {

@@ -18,7 +18,8 @@ from app.llm.connect import ORIGIN
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = (ROOT / "index.html").read_text()
 SCRIPT = ROOT / "static" / "connect.js"
-LOOPBACK = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
+# No IPv6 literal: Chromium's CSP parser refuses one ("invalid source") and every page logged it.
+LOOPBACK = ["http://localhost:*", "http://127.0.0.1:*"]
 
 
 def rules() -> dict[str, list[str]]:
@@ -67,6 +68,15 @@ def test_the_narrowing_script_runs_first_and_before_the_page_is_parsed() -> None
     assert "type" not in first
     assert "defer" not in first
     assert "async" not in first
+
+
+@pytest.mark.parametrize(
+    "source", ["http://[::1]:8080", "http://[::1]:*", "http://[0:0:0:0:0:0:0:1]:80", "[::1]:*"]
+)
+def test_an_ipv6_literal_is_never_a_source(source: str) -> None:
+    """CSP's host-source grammar has letters, digits, dots and hyphens only: Chromium 156
+    logs "invalid source" for each of these and ignores it (decision 022)."""
+    assert not ORIGIN.match(source)
 
 
 def test_the_script_and_python_agree_on_what_an_origin_is() -> None:
@@ -143,6 +153,7 @@ def test_the_saved_server_and_a_server_allowed_once_are_added() -> None:
         "not json",
         json.dumps({"https://x.example": True}),
         json.dumps(["https://x.example; script-src *", "*", "https:", 5, "javascript:x"]),
+        json.dumps(["http://[::1]:8080", "http://[fe80::1]:11434"]),  # saved by older versions
     ],
 )
 def test_damaged_or_hostile_lists_add_nothing(stored: str) -> None:

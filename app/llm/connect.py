@@ -16,8 +16,11 @@ from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
 CONNECT_KEY = "lexical-connect"
-# What a CSP source may hold without changing the policy's meaning (no spaces, ;, quotes).
-ORIGIN = re.compile(r"^https?://(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$")
+# What a CSP source may hold without changing the policy's meaning (no spaces, ;, quotes), and
+# what browsers accept as its host: letters, digits, dots and hyphens. An IPv6 literal such as
+# [::1] is no host-source at all (Chromium logs "invalid source" and ignores it), so an address
+# with one has no origin here and the AI settings refuse it (app.llm.settings).
+ORIGIN = re.compile(r"^https?://[a-z0-9.-]+(?::\d{1,5})?$")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -30,8 +33,7 @@ def origin_of(url: str) -> str | None:
         return None
     if parts.scheme not in _DEFAULT_PORTS or not host:
         return None
-    shown = f"[{host}]" if ":" in host else host
-    origin = f"{parts.scheme}://{shown}"
+    origin = f"{parts.scheme}://{host}"
     if port is not None and port != _DEFAULT_PORTS[parts.scheme]:
         origin += f":{port}"
     return origin if ORIGIN.match(origin) else None

@@ -13,7 +13,7 @@ import asyncio
 import ipaddress
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from pydantic import (
     BaseModel,
@@ -84,12 +84,34 @@ def checked_base_url(url: str) -> str:
         raise ValueError("Enter a full address such as https://api.example.com/v1.")
     if parts.username or parts.password or parts.query or parts.fragment:
         raise ValueError("Enter the address without a user name, password, ? or #.")
+    if ":" in parts.hostname:  # an IPv6 address (urlsplit drops its brackets)
+        raise ValueError(_ipv6_refused(parts))
     if parts.scheme == "http" and not is_local_host(parts.hostname):
         raise ValueError(
             "Use https for servers on the internet; plain http is allowed only for this "
             "computer or your local network, where your key cannot be read on the way."
         )
     return url
+
+
+def _ipv6_refused(parts: SplitResult) -> str:
+    """Why an IPv6 address cannot be used, and what to use instead: the page may connect only
+    to servers its policy names, and a CSP source cannot name an IPv6 address (decision 022)."""
+    host = parts.hostname or ""
+    why = (
+        f"This page cannot be allowed to connect to an IPv6 address such as [{host}]: "
+        "browsers' security policies have no way to name one."
+    )
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+        port = parts.port
+    except ValueError:
+        loopback, port = False, None
+    if not loopback:
+        return f"{why} Use its name or IPv4 address instead."
+    netloc = f"localhost:{port}" if port is not None else "localhost"
+    instead = urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    return f"{why} Use {instead} instead: it reaches the same server on this computer."
 
 
 NEEDS_A_MODEL = (

@@ -12,7 +12,7 @@ from app.browser.settings_store import SettingsStore
 from app.llm.connect import CONNECT_KEY
 from app.llm.settings import ProviderSettings
 
-LOADED = "'self' http://localhost:* http://127.0.0.1:* http://[::1]:* https://gw.example"
+LOADED = "'self' http://localhost:* http://127.0.0.1:* https://gw.example"
 
 
 def test_it_reads_what_static_connect_js_allowed_this_load() -> None:

@@ -26,7 +26,6 @@ from tests.llm.transports import Reply, ScriptedTransport
         "https://api.groq.com/openai/v1",
         "http://localhost:11434/v1",
         "http://127.0.0.1:1234/v1/",
-        "http://[::1]:8080/v1",
         "http://192.168.1.20:11434/v1",
         "http://10.0.0.5/v1",
         "http://studio.local:1234/v1",
@@ -53,6 +52,29 @@ def test_unsafe_or_malformed_base_urls_are_refused_with_a_reason(url: str) -> No
     with pytest.raises(ValidationError) as caught:
         ProviderSettings(provider="openai_compatible", model="m", base_url=url)
     assert "Enter" in str(caught.value) or "https" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "instead"),
+    [
+        ("http://[::1]:8080/v1", "http://localhost:8080/v1"),
+        ("http://[::1]/v1/", "http://localhost/v1"),
+        ("http://[0:0:0:0:0:0:0:1]:11434", "http://localhost:11434"),
+    ],
+)
+def test_an_ipv6_loopback_address_is_refused_with_localhost_offered(url: str, instead: str) -> None:
+    """The page's policy cannot name an IPv6 address (decision 022); localhost reaches the
+    same server on this computer."""
+    with pytest.raises(ValidationError) as caught:
+        ProviderSettings(provider="openai_compatible", model="m", base_url=url)
+    assert f"Use {instead} instead" in str(caught.value)
+
+
+@pytest.mark.parametrize("url", ["http://[fd00::5]:11434/v1", "https://[2001:db8::1]/v1"])
+def test_another_ipv6_address_is_refused_with_a_name_or_ipv4_offered(url: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        ProviderSettings(provider="openai_compatible", model="m", base_url=url)
+    assert "its name or IPv4 address" in str(caught.value)
 
 
 def test_the_key_is_never_in_repr_str_or_dumps() -> None:
