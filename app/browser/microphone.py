@@ -92,10 +92,6 @@ def _needs(owner: Any, name: str) -> Any:
     return function
 
 
-def _dropped(_value: Any) -> None:
-    """What came too late and holds nothing to let go of."""
-
-
 async def _within(
     step: Any,
     seconds: float,
