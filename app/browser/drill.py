@@ -54,7 +54,7 @@ from app.speech.outcome import SpeechError, SpeechOff
 from app.ui.study_dialogs import drill_notice
 from app.ui.update import Update
 from app.voice.listening import Event as Recognised
-from app.voice.listening import RecognitionError, Result
+from app.voice.listening import RecognitionError, Result, SpeechEnd, SpeechStart
 from app.voice.problems import problem
 
 if TYPE_CHECKING:
@@ -252,7 +252,9 @@ class DrillGlue:
     def _heard(self, session: int, event: Recognised) -> None:
         if session != self._listened:
             return
-        if isinstance(event, Result) and event.segments:
+        if isinstance(event, SpeechStart | SpeechEnd):  # its words may still be on the way
+            self._later(Interim(event.at))
+        elif isinstance(event, Result) and event.segments:
             last = event.segments[-1]
             if not last.final:
                 self._later(Interim(event.at))

@@ -12,6 +12,7 @@ it is waiting for (the card's answer said exactly, a clear yes or no) beats a co
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -128,5 +129,18 @@ def parse(alternatives: Sequence[str], lang: str) -> Command | None:
 
 
 def phrases(lang: str) -> tuple[str, ...]:
-    """Every command phrase as text: hints for a recogniser that takes contextual phrases."""
-    return tuple(" ".join(phrase) for phrase in grammar(lang).phrases)
+    """Every command phrase as text. Each command's usual words come first, then their other
+    phrasings, so a list cut short still names every command."""
+    by_command: dict[Command, list[str]] = {}
+    for phrase, command in grammar(lang).phrases.items():
+        by_command.setdefault(command, []).append(" ".join(phrase))
+    rounds = itertools.zip_longest(*by_command.values())
+    return tuple(text for texts in rounds for text in texts if text is not None)
+
+
+def hints(lang: str) -> tuple[str, ...]:
+    """Each command once, in its usual words: the hints a recogniser is given beside the
+    answers. Every phrasing is still understood (`parse`); listing them all as hints would
+    crowd out the answers (a provider's prompt is cut at a few hundred characters) and make
+    a recogniser that keeps to its hints more likely to mishear."""
+    return phrases(lang)[: len(Command)]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
 from app.drill import lines
-from app.drill.commands import Command, parse, phrases
+from app.drill.commands import Command, hints, parse
 from app.drill.lines import Lines
 from app.drill.timing import NUDGE_SECONDS, OVERRIDE_SECONDS, PAUSE_SECONDS, rating_for
 from app.speech.voices import word_lang
@@ -52,6 +52,7 @@ RATE_STEP = 0.8  # each "slower" multiplies the speaking rate by this
 RATE_MIN = 0.5
 EXPLANATION_WORDS = 60  # of the Scholar's answer said aloud; the drill goes on after them
 OFFER_SECONDS = 10.0  # listened for "help me remember" after the summary is said
+HINT_ANSWERS = 20  # other answers from the card's folder given as hints with its own
 
 
 # Events, each at a time in seconds on the browser's clock.
@@ -80,7 +81,7 @@ class Heard:
 
 @dataclass(frozen=True, slots=True)
 class Interim:
-    """The user is talking (an interim result): not silent."""
+    """The user is talking (speech began or ended, or an interim result): not silent."""
 
     at: float
 
@@ -250,6 +251,10 @@ class Drill:
                 return self._heard(tuple(a for a in alternatives if a.strip()), at)
             case Interim(at=at):
                 self.state = replace(state, quiet_since=at)
+                if state.phase == "feedback" and state.deadline is not None:
+                    # The learner is saying something (another grade, "stop"): hear it out.
+                    held = max(state.deadline, at + OVERRIDE_SECONDS)
+                    self.state = replace(self.state, deadline=held)
                 return ()
             case Tick(at=at):
                 return self._tick(at)
@@ -551,7 +556,7 @@ class Drill:
 
     def _listen_afterwards(self, at: float) -> Effects:
         self.state = replace(self.state, listening=True, listened_at=at)
-        return (Listen(self.lang, phrases(self.lang)),)
+        return (Listen(self.lang, hints(self.lang)),)
 
     def _remind(self) -> Effects:
         hush = (StopSpeaking(),) if self.state.offer == "saying" else self._hush()
@@ -602,18 +607,21 @@ class Drill:
         if state.phase not in LISTENING or state.deaf or state.listening:
             return ()
         card = self._card()
-        commands = phrases(self.lang)
+        commands = hints(self.lang)
         match state.phase:
             case "answering":
-                lang, hints = self._answer_lang(card), (*card.answers, *commands)
+                # The folder's other answers too: a recogniser biased to the card's own words
+                # would hear a wrong answer as the right one, or as nothing.
+                others = self.session.store.study.distractors(card, HINT_ANSWERS)
+                lang, expected = self._answer_lang(card), (*card.answers, *others, *commands)
                 self.state = replace(state, asked_at=state.asked_at or at)
             case "confirming":
                 words = lexicon(self.lang)
-                lang, hints = self.lang, (*_said(words.yes), *_said(words.no), *commands)
+                lang, expected = self.lang, (*_said(words.yes), *_said(words.no), *commands)
             case _:
-                lang, hints = self.lang, commands
+                lang, expected = self.lang, commands
         self.state = replace(self.state, listening=True, listened_at=at, listen_at=None)
-        return (Listen(lang, hints),)
+        return (Listen(lang, expected),)
 
     # --- helpers ------------------------------------------------------------------------------
 

@@ -58,7 +58,12 @@ def render_drill(
         )
     return h(
         "section",
-        {"class": "drill", "aria-labelledby": "drill-prompt", "data-phase": view.phase},
+        {
+            "class": "drill",
+            "aria-labelledby": "drill-prompt",
+            "data-phase": view.phase,
+            "data-listening": "true" if view.listening else "false",
+        },
         h(
             "p",
             {"class": "drill-status", "id": "drill-status", "role": "status"},

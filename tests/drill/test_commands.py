@@ -76,3 +76,32 @@ def test_the_phrases_for_the_recogniser_include_every_command() -> None:
     said = phrases("en")
     assert {parse([text], "en") for text in said} == set(Command)
     assert "say that again" in said
+
+
+def test_hints_name_every_command_before_any_second_phrasing() -> None:
+    from app.drill.commands import Command, grammar, phrases  # noqa: PLC0415
+
+    hints = phrases("en")
+    rules = grammar("en").phrases
+    assert sorted(hints) == sorted(" ".join(p) for p in rules)  # every phrase, once
+    first = hints[: len(Command)]
+    assert {rules[tuple(text.split())] for text in first} == set(Command)
+    assert first[:8] == (
+        "repeat",
+        "slower",
+        "skip",
+        "i don't know",
+        "what does it mean",
+        "pause",
+        "resume",
+        "stop",
+    )
+
+
+def test_the_hints_name_each_command_once() -> None:
+    from app.drill.commands import Command, hints, parse  # noqa: PLC0415
+
+    given = hints("en")
+    assert len(given) == len(Command)
+    assert {parse([text], "en") for text in given} == set(Command)
+    assert len(", ".join(given)) < 200  # room in a provider's prompt for the answers

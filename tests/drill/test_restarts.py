@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from app.drill.commands import Command
 from app.drill.lines import KEEPS_FAILING, PAUSED_DEAF
-from app.drill.machine import Button, ListenFailed, Tick
+from app.drill.machine import Button, Interim, ListenFailed, Tick
+from app.study.model import Rating
 from app.voice.problems import problem
 from app.voice.restarts import CAP
 from tests.drill.script import Script, listens, said
@@ -73,3 +74,17 @@ def test_a_failure_only_the_user_can_fix_pauses_at_once() -> None:
     told = script.send(ListenFailed(problem("not-allowed"), script.later(0.05)))
     assert said(told).endswith(PAUSED_DEAF)
     assert KEEPS_FAILING not in said(told)
+
+
+def test_speech_in_the_feedback_window_holds_the_grade_until_its_words_arrive() -> None:
+    """With the provider, an utterance is transcribed after it ends: "stop" said near the end
+    of the few seconds another grade may be said must not be lost to the next card."""
+    script = Script()
+    script.begin()
+    script.answer("dog")
+    script.spoken()  # "Right." said: the grade may be changed for OVERRIDE_SECONDS
+    script.send(Interim(script.later(2.5)))  # the learner starts talking
+    assert script.send(Tick(script.later(1.0))) == ()  # past the window: still waiting
+    told = script.hear("stop", after=1.0)
+    assert "You studied 1 card" in said(told)
+    assert script.grades() == [Rating.EASY]
