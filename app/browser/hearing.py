@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import js
 
@@ -27,13 +27,28 @@ from app.voice.listening import Event, RecognitionEnd, RecognitionError, Result,
 from app.voice.problems import problem
 
 if TYPE_CHECKING:
-    from app.browser.assistant import Assistant
+    from app.browser.ai_settings import SettingsDialog
     from app.browser.microphone import Microphone
     from app.browser.provider_listening import ProviderSession
+    from app.browser.settings_store import SettingsStore
     from app.browser.utterances import UtteranceSession
+    from app.llm.audio import AudioOptions
 
 MEMORY_KEY = "lexical-recognition"  # {"hints": false} once this browser refused hints
 CLIMBS = 4  # rungs a session may move down in one start: hints, on-device, service, provider
+
+
+class Transcribing(Protocol):
+    """What the ladder needs of the assistant (app/browser/assistant.py), which holds the
+    provider: its settings, whether it is set up, its transport and usage options."""
+
+    settings: SettingsStore
+    dialog: SettingsDialog
+
+    @property
+    def configured(self) -> bool: ...
+
+    def audio_options(self) -> AudioOptions: ...
 
 
 def _stored_memory() -> Memory:
@@ -46,7 +61,7 @@ def _stored_memory() -> Memory:
 
 class Hearing:
     def __init__(
-        self, on_device_only: Callable[[], bool], assistant: Callable[[], Assistant | None]
+        self, on_device_only: Callable[[], bool], assistant: Callable[[], Transcribing | None]
     ) -> None:
         self._on_device_only = on_device_only
         self.assistant = assistant  # the provider's settings live with it, once it has loaded
