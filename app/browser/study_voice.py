@@ -198,11 +198,12 @@ class StudyVoice:
         """How listening goes, on the card: the held button, the machine's sentence and where
         the audio goes."""
         status, button, where = by_id("study-listening"), by_id("study-say"), by_id("study-where")
+        said = view(self.state).status
         if found(status):
-            shown = view(self.state)
-            status.textContent = shown.status
+            status.textContent = said
         if found(button):
             button.dataset.listening = "true" if self.state.held else "false"
         turn = self._turn()
         if found(where) and turn is not None:
-            where.textContent = self._rung(self._answer_lang(turn.card)).sentence
+            sentence = self._rung(self._answer_lang(turn.card)).sentence
+            where.textContent = "" if sentence == said else sentence  # said once, not twice

@@ -189,6 +189,8 @@ def test_without_a_provider_the_reason_is_shown_and_nothing_is_recorded(
     assert text("study-where") == NO_RECOGNITION
     press_say_it()
     assert text("study-listening") == NO_RECOGNITION
+    assert text("study-where") == ""  # said once, not twice (issue 24, item 8)
+    assert "type your message" not in NO_RECOGNITION  # Speaking mode has no text box
     assert audio.devices.asked == []
     assert page.ran == []
 
@@ -204,6 +206,7 @@ def test_on_this_device_only_keeps_the_voice_from_the_provider(audio: AudioFakes
     assert text("study-where") == ONLY_UNAVAILABLE
     press_say_it()
     assert text("study-listening") == ONLY_UNAVAILABLE
+    assert text("study-where") == ""
     assert audio.devices.asked == []
     assert assistant.dialog.transport.requests == []
     assert page.ran == []
