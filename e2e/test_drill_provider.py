@@ -12,8 +12,6 @@ path: the detector, one WAV per utterance, the upload, the recogniser, the drill
 
 from __future__ import annotations
 
-import base64
-import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -27,122 +25,35 @@ from e2e.lexical_ui import (
     open_assistant,
     spanish_folder,
 )
+from e2e.scripted_microphone import FLAGS, SCRIPT, Learner, record
 from e2e.test_pronounce import SYNTHESIS_DOUBLE
 from e2e.test_real_recogniser import set_speech_to_text
-from e2e.transcriber import MODEL, Transcriber
+from e2e.transcriber import MODEL, FailureKind, Transcriber
 from e2e.transcriber import transcriber as transcriber  # noqa: PLC0414 (its fixture)
 from scripts import chromium
 
-# getUserMedia hands out a clone of one Web Audio stream, so each opening is a live track
-# that the app may stop; `__mic.say(wav)` plays a recording into it and resolves when played.
-SCRIPTED_MICROPHONE = """
-(() => {
-  const mic = { opened: 0, said: 0 };
-  let context = null, destination = null;
-  function ready() {
-    if (context === null) {
-      context = new AudioContext({ sampleRate: 48000 });
-      destination = context.createMediaStreamDestination();
-      // A real microphone's noise floor (about -60 dBFS), never digital silence.
-      const noise = context.createBuffer(1, 48000, 48000);
-      const samples = noise.getChannelData(0);
-      for (let i = 0; i < samples.length; i++) samples[i] = (Math.random() * 2 - 1) * 0.002;
-      const floor = context.createBufferSource();
-      floor.buffer = noise;
-      floor.loop = true;
-      floor.connect(destination);
-      floor.start();
-    }
-    return context.resume();
-  }
-  if (!navigator.mediaDevices) return;  // not a secure context (about:blank)
-  navigator.mediaDevices.getUserMedia = async () => {
-    await ready();
-    mic.opened += 1;
-    return new MediaStream(destination.stream.getAudioTracks().map((track) => track.clone()));
-  };
-  mic.say = async (b64) => {
-    await ready();
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const buffer = await context.decodeAudioData(bytes.buffer);
-    const source = context.createBufferSource();
-    source.buffer = buffer;
-    source.connect(destination);
-    await new Promise((done) => { source.onended = done; source.start(); });
-    mic.said += 1;
-  };
-  // Each detector session is an AudioWorkletNode whose port is closed when it stops: the
-  // live ones are counted, so the learner speaks only once the drill's detector listens
-  // (loading it takes a second or two the first time).
-  const Node = window.AudioWorkletNode;
-  mic.detecting = 0;
-  window.AudioWorkletNode = class extends Node {
-    constructor(...args) {
-      super(...args);
-      mic.detecting += 1;
-      const close = this.port.close.bind(this.port);
-      this.port.close = () => { mic.detecting -= 1; close(); };
-    }
-  };
-  window.__mic = mic;
-})();
-"""
 WORDS = ("dog", "house", "repeat", "skip", "undo", "stop")
 
 
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Each word said by espeak-ng, with a little silence before it, as base64 WAV."""
-    folder = tmp_path_factory.mktemp("words")
-    said: dict[str, str] = {}
-    for word in WORDS:
-        raw, padded = folder / f"{word}-raw.wav", folder / f"{word}.wav"
-        subprocess.run(["espeak-ng", "-v", "en", "-w", str(raw), word], check=True)
-        subprocess.run(["sox", str(raw), str(padded), "pad", "0.2", "0.3"], check=True)
-        said[word] = base64.b64encode(padded.read_bytes()).decode()
-    return said
+    return record(WORDS, tmp_path_factory.mktemp("words"))
 
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    # The microphone allowed, as a learner would allow it (Chromium's recogniser then says
-    # audio-capture, as measured), and audio played without a click, so the scripted
-    # microphone's own context runs.
     launched = playwright.chromium.launch(
-        executable_path=chromium.executable(),
-        args=[
-            *chromium.FLAGS,
-            "--use-fake-ui-for-media-stream",
-            "--use-fake-device-for-media-stream",
-            "--autoplay-policy=no-user-gesture-required",
-        ],
+        executable_path=chromium.executable(), args=[*chromium.FLAGS, *FLAGS]
     )
     yield launched
     launched.close()
-
-
-class Learner:
-    """Says a word once the drill listens (and its detector has had a moment to start)."""
-
-    def __init__(self, page: Page, recordings: dict[str, str]) -> None:
-        self.page, self.recordings = page, recordings
-
-    def say(self, word: str) -> None:
-        page = self.page
-        expect(page.locator(".drill")).to_have_attribute("data-listening", "true")
-        page.wait_for_function("window.__mic.detecting > 0")
-        page.wait_for_timeout(200)  # the worklet's first frames reach the worker
-        page.evaluate("b64 => window.__mic.say(b64)", self.recordings[word])
-
-    def hears(self, text: str) -> None:
-        expect(self.page.locator("#drill-said")).to_contain_text(text, timeout=15_000)
 
 
 @pytest.fixture
 def page(browser: Browser, base_url: str, transcriber: Transcriber) -> Iterator[Page]:
     guard = ProviderGuard(base_url, transcriber.url)
     context = guarded_context(browser, guard)
-    context.add_init_script(SCRIPTED_MICROPHONE)
+    context.add_init_script(path=SCRIPT)
     context.add_init_script(path=SYNTHESIS_DOUBLE)
     page = open_app(context, base_url)
     open_assistant(page)
@@ -204,3 +115,48 @@ def test_a_hands_free_session_through_the_provider_by_voice_alone(
     assert heard == ["dog", "house", "undo", "repeat", "skip", "house", "dog", "stop"]
     assert all(r.mime == "audio/wav" for r in transcriber.requests)  # one WAV per utterance
     assert all(r.status == 200 for r in transcriber.requests)
+
+
+# A connection cut mid-upload ("drop") is not here: Chromium sent the upload again by itself
+# and the app saw an answer.
+@pytest.mark.parametrize(("failure", "tries"), [("server_error", 3), ("rate_limit", 3)])
+def test_an_answer_the_provider_lost_is_asked_for_again_and_never_graded(
+    page: Page,
+    transcriber: Transcriber,
+    recordings: dict[str, str],
+    failure: FailureKind,
+    tries: int,
+) -> None:
+    """The provider fails every try of one utterance (a server error, or busy, three times):
+    the drill says so and listens again, and grades only what it heard."""
+    page.get_by_role("button", name="Hands-free").click()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start").click()
+    learner = Learner(page, recordings)
+    transcriber.fail(failure, times=tries)  # every try of one upload
+    learner.say("dog")
+    learner.hears("Sorry, I could not hear that. Please say it again.")
+    expect(page.locator("#drill-grade")).not_to_have_text("Again")
+    learner.say("dog")
+    learner.hears("Right.")
+    statuses = [r.status for r in transcriber.requests]
+    assert statuses[-1] == 200
+    assert len(statuses) >= 2
+    screenshot(page, f"drill-provider-{failure}")
+
+
+def test_the_microphone_ending_mid_session_pauses_with_a_sentence(
+    page: Page, recordings: dict[str, str]
+) -> None:
+    page.get_by_role("button", name="Hands-free").click()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start").click()
+    learner = Learner(page, recordings)
+    learner.say("dog")
+    learner.hears("Right.")
+    expect(page.locator(".drill")).to_have_attribute("data-listening", "true", timeout=10_000)
+    page.wait_for_function("window.__mic.detecting > 0")
+    page.evaluate("window.__mic.unplug()")  # the track ends, as when a headset is unplugged
+    learner.hears("No microphone was found.")
+    learner.hears("Paused. Press Resume to go on.")
+    expect(page.get_by_role("button", name="Resume")).to_be_visible()

@@ -57,8 +57,9 @@ Stage = Literal["opening", "recording", "transcribing", "over"]
 
 def provider_failure(error: ProviderError) -> RecognitionError:
     """The provider could not transcribe: its own sentence, and whether trying again later
-    may work (a rate limit, a server error, a timeout)."""
-    return RecognitionError(now(), "provider", error.message, passing=error.retryable)
+    may work (a rate limit, a server error, a timeout, the network or an upload cut off)."""
+    passing = error.retryable or error.kind in ("offline", "stream_cut")
+    return RecognitionError(now(), "provider", error.message, passing=passing)
 
 
 def _online() -> bool:

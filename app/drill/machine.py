@@ -53,6 +53,7 @@ RATE_MIN = 0.5
 EXPLANATION_WORDS = 60  # of the Scholar's answer said aloud; the drill goes on after them
 OFFER_SECONDS = 10.0  # listened for "help me remember" after the summary is said
 HINT_ANSWERS = 20  # other answers from the card's folder given as hints with its own
+LOST_CAP = 3  # utterances in a row the provider could not transcribe before pausing
 
 
 # Events, each at a time in seconds on the browser's clock.
@@ -193,6 +194,7 @@ class DrillState:
     listened_at: float = 0.0  # when the last Listen was asked for
     listen_at: float | None = None  # after a quick failure: when to listen again (a Tick does)
     restarts: Restarts = field(default_factory=Restarts)
+    lost: int = 0  # utterances in a row the provider failed to transcribe
     deaf: bool = False  # listening failed for good: only a button resumes
     asked_at: float | None = None  # when the prompt had been said: response time runs from here
     quiet_since: float = 0.0
@@ -276,7 +278,7 @@ class Drill:
 
     def _heard(self, alternatives: tuple[str, ...], at: float) -> Effects:
         state = self.state
-        self.state = replace(state, listening=False, restarts=state.restarts.heard())
+        self.state = replace(state, listening=False, restarts=state.restarts.heard(), lost=0)
         if not alternatives:
             return self._listen(at)  # nothing was said: never graded
         if state.phase in LISTENING or state.phase == "saying":
@@ -365,6 +367,8 @@ class Drill:
         self.state = replace(self.state, listening=False)
         if self.state.phase not in LISTENING:
             return ()
+        if found.code == "provider" and found.recoverable:
+            return self._not_heard(found)
         delay = self._again(found, at)
         if delay == 0:
             return self._listen(at)  # the silence clock keeps running
@@ -376,6 +380,18 @@ class Drill:
         if found.recoverable:  # it kept failing: say so before what would fix it
             why = lines.said(lines.KEEPS_FAILING, self.lang) + why
         return self._pause(why + lines.said(lines.PAUSED_DEAF, self.lang))
+
+    def _not_heard(self, found: Problem) -> Effects:
+        """The provider failed to transcribe what the learner said (busy, a server error, the
+        network): ask them to say it again, and pause once it keeps failing."""
+        failures = self.state.lost + 1
+        if failures >= LOST_CAP:
+            self.state = replace(self.state, deaf=True, lost=0, listen_at=None)
+            why = lines.said(lines.KEEPS_FAILING, self.lang) + lines.said(found.message, self.lang)
+            return self._pause(why + lines.said(lines.PAUSED_DEAF, self.lang))
+        # Like "repeat", the response time starts again: the lost answer was not slow.
+        self.state = replace(self.state, lost=failures, asked_at=None)
+        return self._say(lines.said(lines.SAY_AGAIN, self.lang), self.state.phase)
 
     def _again(self, found: Problem, at: float) -> float | None:
         """Seconds to wait before listening again after `found` (None: not again)."""

@@ -5,8 +5,8 @@ speech service was restarted 814 times in 40 s before this)."""
 from __future__ import annotations
 
 from app.drill.commands import Command
-from app.drill.lines import KEEPS_FAILING, PAUSED_DEAF
-from app.drill.machine import Button, Interim, ListenFailed, Tick
+from app.drill.lines import KEEPS_FAILING, PAUSED_DEAF, SAY_AGAIN
+from app.drill.machine import LOST_CAP, Button, Interim, ListenFailed, Tick
 from app.study.model import Rating
 from app.voice.problems import problem
 from app.voice.restarts import CAP
@@ -88,3 +88,26 @@ def test_speech_in_the_feedback_window_holds_the_grade_until_its_words_arrive() 
     told = script.hear("stop", after=1.0)
     assert "You studied 1 card" in said(told)
     assert script.grades() == [Rating.EASY]
+
+
+def test_an_utterance_the_provider_lost_is_asked_again_then_the_drill_pauses() -> None:
+    busy = problem("provider", "OpenAI is busy right now. Try again in a minute.", passing=True)
+    script = Script()
+    script.begin()
+    script.spoken()
+    told = script.send(ListenFailed(busy, script.later(3)))
+    assert said(told) == SAY_AGAIN
+    assert listens(script.spoken())  # still waiting for perro's answer
+    script.hear("dog")  # heard at last: the count starts again
+    assert script.grades() == []  # decided, written after the window
+    script.spoken()
+    script.send(Tick(script.later(4)))
+    script.spoken()  # gato
+    for _ in range(LOST_CAP - 1):
+        assert said(script.send(ListenFailed(busy, script.later(3)))) == SAY_AGAIN
+        script.spoken()
+    paused = said(script.send(ListenFailed(busy, script.later(3))))
+    assert paused.startswith(KEEPS_FAILING)
+    assert "OpenAI is busy" in paused
+    assert paused.endswith(PAUSED_DEAF)
+    assert script.grades() == [Rating.EASY]  # only what was heard was graded
