@@ -28,6 +28,7 @@ from e2e.lexical_ui import (
 from e2e.scripted_microphone import FLAGS, SCRIPT, Learner, record
 from e2e.test_pronounce import SYNTHESIS_DOUBLE
 from e2e.test_real_recogniser import set_speech_to_text
+from e2e.test_voice_provider import NO_RECOGNITION
 from e2e.transcriber import MODEL, FailureKind, Transcriber
 from e2e.transcriber import transcriber as transcriber  # noqa: PLC0414 (its fixture)
 from scripts import chromium
@@ -160,3 +161,39 @@ def test_the_microphone_ending_mid_session_pauses_with_a_sentence(
     learner.hears("No microphone was found.")
     learner.hears("Paused. Press Resume to go on.")
     expect(page.get_by_role("button", name="Resume")).to_be_visible()
+
+
+def test_a_browser_without_recognition_or_voices_studies_hands_free_in_text(
+    browser: Browser, base_url: str, transcriber: Transcriber, recordings: dict[str, str]
+) -> None:
+    """As Firefox on a machine without voices: no `SpeechRecognition` at all and the real
+    headless `speechSynthesis` (no voices, `speak()` fails). The provider hears, the drill
+    shows what it would say, once says that speech is off, and goes on by voice alone."""
+    guard = ProviderGuard(base_url, transcriber.url)
+    context = guarded_context(browser, guard)
+    context.add_init_script(path=SCRIPT)
+    context.add_init_script(NO_RECOGNITION)
+    page = open_app(context, base_url)
+    open_assistant(page)
+    configure_ai(page, provider=COMPATIBLE, base_url=f"{transcriber.url}/v1", key="", model=MODEL)
+    set_speech_to_text(page, MODEL)
+    page.get_by_role("button", name="Close assistant").click()
+    spanish_folder(page)
+    focus_outside_fields(page)
+    page.get_by_role("button", name="Hands-free").click()
+    expect(page.locator("#drill-where")).to_contain_text("sent to the server at 127.0.0.1")
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start").click()
+    learner = Learner(page, recordings)
+    learner.say("dog")
+    learner.hears("Right.")
+    expect(page.get_by_text("Speech is off, so the drill goes on in text")).to_have_count(1)
+    expect(page.locator("#drill-prompt")).to_have_text("gato", timeout=10_000)
+    learner.say("house")
+    learner.hears("The answer is cat.")
+    learner.say("stop")
+    expect(page.get_by_role("heading", name="Session complete")).to_be_visible(timeout=15_000)
+    screenshot(page, "drill-provider-firefox-like")
+    context.close()
+    assert not guard.outside, f"requests left the machine: {guard.outside}"
+    assert not guard.errors, f"uncaught errors on the page: {guard.errors}"
