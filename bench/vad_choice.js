@@ -9,6 +9,8 @@
 //   sample rate and give each frame's speech probability (0 or 1 for the detectors that only say
 //   yes or no). cpuMs is the time the detector took on this thread, decoding excluded.
 //
+// window.vadChoice.live(seconds, options): static/vad.js itself on the fake microphone (--live).
+//
 // Kinds: "silero" (variant: "legacy", "v5", "v6": @ricky0123/vad-web's models run the way its
 // models/*.js run them, in onnxruntime-web's wasm backend, single-threaded, after vad-web's
 // box-average resampler to 16 kHz), "fvad" (variant: "MODE/FRAME_MS", libfvad's aggressiveness
@@ -195,7 +197,65 @@ async function harkDetector(variant) {
 
 const KINDS = { silero: sileroDetector, fvad: fvadDetector, hark: harkDetector };
 
+// A recording's length, and where its sound is: the 10 ms windows louder than 4x the quietest
+// fifth of them (a crude onset, enough to see a clipped first syllable).
+async function measure(blob) {
+  const audio = await new OfflineAudioContext(1, 1, 16000).decodeAudioData(await blob.arrayBuffer());
+  const samples = audio.getChannelData(0);
+  const size = Math.round(audio.sampleRate / 100);
+  const levels = [];
+  for (let at = 0; at + size <= samples.length; at += size) {
+    let sum = 0;
+    for (let i = at; i < at + size; i++) sum += samples[i] * samples[i];
+    levels.push(Math.sqrt(sum / size));
+  }
+  const floor = [...levels].sort((a, b) => a - b)[Math.floor(levels.length / 5)];
+  const loud = levels.map((level, i) => [level, i]).filter(([level]) => level > 4 * floor);
+  return {
+    decoded: audio.duration,
+    soundFrom: loud.length ? loud[0][1] / 100 : null,
+    soundUntil: loud.length ? (loud[loud.length - 1][1] + 1) / 100 : null,
+  };
+}
+
+// static/vad.js as the app runs it, on Chromium's fake microphone for `seconds`: every event,
+// each recording measured, t0 = when getUserMedia answered (about when the file started), the
+// worker's figures, and the main thread's long tasks meanwhile.
+async function live(seconds, options) {
+  const vad = await import("./static/vad.js");
+  const { loadMs } = await vad.load();
+  const context = new AudioContext();
+  await context.resume();
+  const result = { starts: [], utterances: [], misfires: [], loadMs, longTasks: [] };
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) {
+      result.longTasks.push([task.startTime / 1000, task.duration]);
+    }
+  }).observe({ type: "longtask", buffered: true });
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+  });
+  result.t0 = performance.now() / 1000;
+  const pending = [];
+  const handle = await vad.start(stream, context, {
+    onSpeechStart: (t) => result.starts.push(t),
+    onSpeechEnd: (t, blob, mime, info) => {
+      const heard = { t, info, mime, size: blob.size, now: performance.now() / 1000 };
+      pending.push(measure(blob).then((m) => result.utterances.push({ ...heard, ...m })));
+    },
+    onMisfire: (t, info) => result.misfires.push(info),
+  }, options);
+  result.listening = performance.now() / 1000;
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await handle.stop(true);
+  await Promise.all(pending);
+  result.stats = await handle.stats();
+  stream.getTracks().forEach((track) => track.stop());
+  return result;
+}
+
 window.vadChoice = {
+  live,
   async load(kind, variant) {
     const [made, loadMs] = await timed(() => KINDS[kind](String(variant)));
     detector = made;

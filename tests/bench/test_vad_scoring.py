@@ -1,9 +1,9 @@
-"""The voice activity detector comparison's segmenter and scoring (bench/vad_choice.py): the
+"""The voice activity detector comparison's segmenter and scoring (bench/vad_scoring.py): the
 same rules for every detector, and the figures decision 030 quotes."""
 
 from __future__ import annotations
 
-from bench.vad_choice import Rules, Score, segments
+from bench.vad_scoring import Rules, Score, segments
 
 HOP = 0.125  # exact in binary, so the times compare exactly
 RULES = Rules(positive=0.5, negative=0.35, min_speech_ms=250, silence_ms=375)
