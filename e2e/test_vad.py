@@ -285,6 +285,37 @@ def test_it_loads_from_the_service_workers_cache_when_the_network_is_gone(
     assert not guard.errors
 
 
+REFUSALS = """async () => {
+  const vad = await import("./static/vad.js");
+  const refused = async (...args) => {
+    try {
+      await vad.start(...args);
+      return null;
+    } catch (error) {
+      return `${error.name}: ${error.message}`;
+    }
+  };
+  const context = { sampleRate: 48000 };
+  return [
+    await refused(null, { sampleRate: 8000 }, {}),
+    await refused(null, context, { onSpeechEnded: () => {} }),
+    await refused(null, context, {}, { silence: 500 }),
+    await refused(null, context, { toJs: () => ({}) }),
+  ];
+}"""
+
+
+def test_mistakes_in_the_call_are_refused_not_ignored(app: Page) -> None:
+    """A misspelt callback or option, or a Python dict passed as it is (it would read as empty),
+    throws at once instead of listening with nothing called."""
+    low, callback, option, python_dict = app.evaluate(REFUSALS)
+    assert low == "Error: the voice detector needs 16 kHz or more, not 8000 Hz"
+    assert callback == "TypeError: callbacks: unknown onSpeechEnded"
+    assert option == "TypeError: options: unknown silence"
+    assert python_dict is not None
+    assert python_dict.startswith("TypeError: callbacks: pass a JS object")
+
+
 def test_noise_and_music_alone_are_not_speech(
     playwright: Playwright, base_url: str, music: Path
 ) -> None:

@@ -33,7 +33,7 @@ const MODEL = new URL("./vendor/silero-vad/silero_vad_v6.onnx", import.meta.url)
 const DEFAULTS = {
   positive: 0.5,
   negative: 0.35,
-  minSpeechMs: 100,
+  minSpeechMs: 60,
   silenceMs: 800,
   maxUtteranceMs: 15000,
   preRollMs: 300,
@@ -72,6 +72,7 @@ async function load(fromCache) {
   sr = new ort.Tensor("int64", [BigInt(RATE)]);
   const warm = fresh({});
   await classify(warm, new Float32Array(FRAME)); // the first run allocates: part of loading
+  stats.inferenceMs = 0;
   stats.loadMs = performance.now() - started;
   return stats.loadMs;
 }

@@ -14,10 +14,11 @@
 //
 //   const handle = await start(mediaStream, audioContext, callbacks, options)
 //     Listens to `mediaStream` (from getUserMedia; turn its echoCancellation/noiseSuppression
-//     on or off as the app likes) through `audioContext`, which must be running (resumed in a
-//     user gesture). Calls load() itself. One session at a time: starting another stops this.
-//     callbacks (each optional; a JS object whose members are functions, e.g. create_proxy()'d
-//     Python callables):
+//     on or off as the app likes) through `audioContext` (16 kHz or more), which must be
+//     running (resumed in a user gesture). Calls load() itself. One session at a time: starting
+//     another stops this one.
+//     callbacks (each optional; a JS object or Map whose members are functions, e.g.
+//     create_proxy()'d Python callables; a Python dict itself or an unknown name is refused):
 //       onSpeechStart(t)                 a frame of speech: an utterance may have begun at t
 //       onSpeechEnd(t, blob, mime, info) the utterance is over: `blob` is its recording, a WAV
 //                                        (mime "audio/wav", 16 kHz mono 16-bit) from preRollMs
@@ -29,8 +30,8 @@
 //                                        nothing to send. info: {start, end}.
 //       onError(reason)                  "ended" (the microphone's track ended) or the worker's
 //                                        error message; the session is over.
-//     options (defaults measured in docs/decisions/030):
-//       minSpeechMs 100, silenceMs 800, maxUtteranceMs 15000, preRollMs 300, tailMs 200,
+//     options (a JS object or Map; defaults measured in docs/decisions/030):
+//       minSpeechMs 60, silenceMs 800, maxUtteranceMs 15000, preRollMs 300, tailMs 200,
 //       positive 0.5, negative 0.35 (the speech probabilities that start and keep an utterance).
 //     Every time is in seconds of performance.now().
 //
@@ -92,6 +93,8 @@ function failed(message) {
   }
   for (const session of [...sessions.values()]) {
     session.close();
+    sessions.delete(session.id);
+    session.stopped();
     call(session.callbacks.onError, message);
   }
 }
@@ -155,6 +158,24 @@ function fromEpoch(ms) {
   return (ms - performance.timeOrigin) / 1000;
 }
 
+const CALLBACKS = ["onSpeechStart", "onSpeechEnd", "onMisfire", "onError"];
+const OPTIONS = [
+  "minSpeechMs", "silenceMs", "maxUtteranceMs", "preRollMs", "tailMs", "positive", "negative",
+];
+
+// A JS object or Map (Pyodide's to_js makes a Map of a dict) with only `names` as keys. A
+// Python dict itself (a PyProxy) would read as empty, silently: it is refused instead.
+function plain(value, names, what) {
+  if (value == null) return {};
+  if (typeof value.toJs === "function") {
+    throw new TypeError(`${what}: pass a JS object (to_js(d, dict_converter=Object.fromEntries))`);
+  }
+  const entries = value instanceof Map ? Object.fromEntries(value) : { ...value };
+  const unknown = Object.keys(entries).filter((name) => !names.includes(name));
+  if (unknown.length) throw new TypeError(`${what}: unknown ${unknown.join(", ")}`);
+  return entries;
+}
+
 function worklet(audioContext) {
   if (!worklets.has(audioContext)) {
     const adding = audioContext.audioWorklet.addModule(WORKLET);
@@ -165,6 +186,11 @@ function worklet(audioContext) {
 }
 
 export async function start(mediaStream, audioContext, callbacks = {}, options = {}) {
+  if (audioContext.sampleRate < 16000) {
+    throw new Error(`the voice detector needs 16 kHz or more, not ${audioContext.sampleRate} Hz`);
+  }
+  const handlers = plain(callbacks, CALLBACKS, "callbacks");
+  const settings = plain(options, OPTIONS, "options");
   await load();
   await worklet(audioContext);
   for (const session of [...sessions.values()]) session.stop(false);
@@ -178,7 +204,7 @@ export async function start(mediaStream, audioContext, callbacks = {}, options =
   });
   const channel = new MessageChannel();
   node.port.postMessage({ type: "port", port: channel.port1 }, [channel.port1]);
-  worker.postMessage({ type: "start", port: channel.port2, options: { ...options, session: id } }, [
+  worker.postMessage({ type: "start", port: channel.port2, options: { ...settings, session: id } }, [
     channel.port2,
   ]);
   source.connect(node);
@@ -186,7 +212,7 @@ export async function start(mediaStream, audioContext, callbacks = {}, options =
   let stopping = null;
   const session = {
     id,
-    callbacks,
+    callbacks: handlers,
     closed: false,
     stopped: () => {},
     // AudioContext seconds -> performance.now() seconds, as of now.
@@ -210,7 +236,7 @@ export async function start(mediaStream, audioContext, callbacks = {}, options =
   };
   function ended() {
     session.stop(false);
-    call(callbacks.onError, "ended");
+    call(handlers.onError, "ended");
   }
   tracks.forEach((track) => track.addEventListener("ended", ended));
   sessions.set(id, session);
