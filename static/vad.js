@@ -38,6 +38,7 @@
 //   await handle.stop(flush = false)
 //     Stops listening (the microphone stream itself is the caller's to stop). With flush, an
 //     utterance in progress is still delivered (if long enough); without, nothing more is called.
+//     Once it resolves no callback of this session is called again (destroy their proxies).
 //   await handle.stats()
 //     {frames, inferenceMs, maxLagMs, loadMs} from the worker, and the page's counters.
 //
@@ -92,10 +93,11 @@ function failed(message) {
     return;
   }
   for (const session of [...sessions.values()]) {
+    const listening = !session.closed; // a session being stopped hears nothing more
     session.close();
     sessions.delete(session.id);
     session.stopped();
-    call(session.callbacks.onError, message);
+    if (listening) call(session.callbacks.onError, message);
   }
 }
 
