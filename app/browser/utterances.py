@@ -44,8 +44,6 @@ from app.voice.listening import (
 )
 
 DETECTOR = "./static/vad.js"  # relative to the page; precached with its worker and model
-# The detector's defaults (decision 030); an utterance ends after this much silence.
-OPTIONS = {"minSpeechMs": 100, "silenceMs": 800, "maxUtteranceMs": 15_000, "preRollMs": 300}
 
 
 async def _bytes(blob: Any) -> bytes:
@@ -91,7 +89,7 @@ class UtteranceSession:
                 self._microphone.stream,
                 self._microphone.context,
                 callbacks,
-                js_object(**OPTIONS),
+                js_object(),  # the detector's own defaults, as decision 030 measured them
             )
         except MicrophoneError as error:
             self._fail(ERROR_CODES[error.kind])
