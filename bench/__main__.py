@@ -22,13 +22,13 @@ from typing import Any
 from playwright.sync_api import Playwright, sync_playwright
 
 from app.store.durability import SNAPSHOT_EVERY
-from bench import drill, imports, scenarios, startup, voice
+from bench import drill, drill_provider, imports, scenarios, startup, voice
 from bench.browser import ROOT, chromium_version, serve
 from bench.report import Figure, missing, write
 from bench.workload import Size, Workload, build
 
 IMPORT_RUNS = 3  # each in a fresh profile, so few
-GROUPS = ("startup", "large", "pauses", "small", "imports", "voice", "drill")
+GROUPS = ("startup", "large", "pauses", "small", "imports", "voice", "drill", "provider")
 
 
 def _log(message: str) -> None:
@@ -51,6 +51,12 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--voice-turns", type=int, help="voice turns checked for leaks (100)")
     parser.add_argument("--hold", type=int, help="seconds the visualiser is watched (5)")
     parser.add_argument("--drill-cards", type=int, help="cards in the hands-free session (200)")
+    parser.add_argument(
+        "--provider-cards", type=int, help="cards studied through the provider rung (20)"
+    )
+    parser.add_argument(
+        "--utterances", type=int, help="utterances said in that session, answers included (200)"
+    )
     parser.add_argument("--json", type=Path, help="results file (bench/results.json)")
     parser.add_argument("--doc", type=Path, help="table file (docs/benchmarks.md)")
     parser.add_argument(
@@ -61,11 +67,13 @@ def _arguments() -> argparse.Namespace:
         **{"runs": 1, "words": 2_000, "folders": 50, "edits": 5, "deck_notes": 300},
         "pause_edits": SNAPSHOT_EVERY,
         **{"voice_timed": 2, "voice_turns": 2, "hold": 1, "drill_cards": 5},
+        **{"provider_cards": 2, "utterances": 7},
     }
     full = {
         **{"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60, "deck_notes": 10_000},
         "pause_edits": 1_000,
         **{"voice_timed": 30, "voice_turns": 100, "hold": 5, "drill_cards": 200},
+        **{"provider_cards": 20, "utterances": 200},
     }
     for name, default in (smoke if args.smoke else full).items():
         if getattr(args, name) is None:
@@ -111,6 +119,8 @@ def _meta(args: argparse.Namespace, queries: int) -> dict[str, Any]:
             "deck_notes": args.deck_notes,
             "voice_turns": args.voice_turns,
             "drill_cards": args.drill_cards,
+            "provider_cards": args.provider_cards,
+            "utterances": args.utterances,
         },
     }
 
@@ -149,7 +159,11 @@ def _measure(
             hold_s=args.hold,
             log=_log,
         )
-    return drill.measure(playwright, base_url, cards=args.drill_cards, log=_log)
+    if group == "drill":
+        return drill.measure(playwright, base_url, cards=args.drill_cards, log=_log)
+    return drill_provider.measure(
+        playwright, base_url, cards=args.provider_cards, utterances=args.utterances, log=_log
+    )
 
 
 def main() -> None:

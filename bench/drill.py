@@ -91,7 +91,7 @@ class Learner:
         return first_after(times["spoken"], final, "speech after the final result") - final
 
 
-def _folder(page: Page, words: dict[str, str]) -> None:
+def study_folder(page: Page, words: dict[str, str]) -> None:
     """A folder of `words`, all of them new words for today, open."""
     create_folder(page, "Drill")
     bulk_add(page, bulk_lines(words), len(words))
@@ -102,7 +102,7 @@ def _folder(page: Page, words: dict[str, str]) -> None:
     expect(box).to_be_hidden()
 
 
-def _start(page: Page) -> None:
+def start_drill(page: Page) -> None:
     page.get_by_role("button", name="Hands-free").click()
     page.get_by_role("button", name="Start").click()
     dialog(page).get_by_role("button", name="Start").click()
@@ -114,8 +114,8 @@ def _session(playwright: Playwright, base_url: str, cards: int, log: Log) -> dic
     at = checkpoints(WARM_UP_CARDS, cards - 1, CHECKPOINTS)
     with profile(playwright, base_url, scripts=(*DOUBLES, VOICE_PROBE)) as session:
         page = session.open("/")
-        _folder(page, words)
-        _start(page)
+        study_folder(page, words)
+        start_drill(page)
         learner, heap = Learner(page), Heap(page)
         cdp = page.context.new_cdp_session(page)
         answered, first = 0, None

@@ -93,12 +93,13 @@ def _turn(page: Page) -> dict[str, list[float]]:
 
 
 # What the page keeps that is not the app's: the speech doubles' records of every recogniser
-# (but the last, which may still be listening) and utterance, and the browser's performance
+# (but the last, which may still be listening; a page with the browser's own recogniser has
+# none) and utterance, and the browser's performance
 # timeline (resource timings are capped by the browser, the app's spans and marks by the app
 # itself: app/browser/dom.py SPANS_KEPT).
 FORGET = """() => {
   window.__spoken.length = 0;
-  window.__speech.instances.splice(0, window.__speech.instances.length - 1);
+  window.__speech?.instances.splice(0, window.__speech.instances.length - 1);
   performance.clearMeasures();
   performance.clearMarks();
   performance.clearResourceTimings();
