@@ -13,6 +13,8 @@ path: the detector, one WAV per utterance, the upload, the recogniser, the drill
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
@@ -50,23 +52,40 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     launched.close()
 
 
-@pytest.fixture
-def page(browser: Browser, base_url: str, transcriber: Transcriber) -> Iterator[Page]:
+@contextmanager
+def drilling(
+    browser: Browser, base_url: str, transcriber: Transcriber, *scripts: str | Path
+) -> Iterator[Page]:
+    """The app with the scripted microphone and `scripts` (init scripts: paths or sources),
+    the transcriber as its provider set up in AI settings, and the Spanish folder open."""
     guard = ProviderGuard(base_url, transcriber.url)
     context = guarded_context(browser, guard)
     context.add_init_script(path=SCRIPT)
-    context.add_init_script(path=SYNTHESIS_DOUBLE)
-    page = open_app(context, base_url)
-    open_assistant(page)
-    configure_ai(page, provider=COMPATIBLE, base_url=f"{transcriber.url}/v1", key="", model=MODEL)
-    set_speech_to_text(page, MODEL)
-    page.get_by_role("button", name="Close assistant").click()
-    spanish_folder(page)
-    focus_outside_fields(page)
-    yield page
-    context.close()
+    for script in scripts:
+        if isinstance(script, Path):
+            context.add_init_script(path=script)
+        else:
+            context.add_init_script(script)
+    try:
+        page = open_app(context, base_url)
+        open_assistant(page)
+        url = f"{transcriber.url}/v1"
+        configure_ai(page, provider=COMPATIBLE, base_url=url, key="", model=MODEL)
+        set_speech_to_text(page, MODEL)
+        page.get_by_role("button", name="Close assistant").click()
+        spanish_folder(page)
+        focus_outside_fields(page)
+        yield page
+    finally:
+        context.close()
     assert not guard.outside, f"requests left the machine: {guard.outside}"
     assert not guard.errors, f"uncaught errors on the page: {guard.errors}"
+
+
+@pytest.fixture
+def page(browser: Browser, base_url: str, transcriber: Transcriber) -> Iterator[Page]:
+    with drilling(browser, base_url, transcriber, SYNTHESIS_DOUBLE) as page:
+        yield page
 
 
 def test_a_hands_free_session_through_the_provider_by_voice_alone(
@@ -169,31 +188,18 @@ def test_a_browser_without_recognition_or_voices_studies_hands_free_in_text(
     """As Firefox on a machine without voices: no `SpeechRecognition` at all and the real
     headless `speechSynthesis` (no voices, `speak()` fails). The provider hears, the drill
     shows what it would say, once says that speech is off, and goes on by voice alone."""
-    guard = ProviderGuard(base_url, transcriber.url)
-    context = guarded_context(browser, guard)
-    context.add_init_script(path=SCRIPT)
-    context.add_init_script(NO_RECOGNITION)
-    page = open_app(context, base_url)
-    open_assistant(page)
-    configure_ai(page, provider=COMPATIBLE, base_url=f"{transcriber.url}/v1", key="", model=MODEL)
-    set_speech_to_text(page, MODEL)
-    page.get_by_role("button", name="Close assistant").click()
-    spanish_folder(page)
-    focus_outside_fields(page)
-    page.get_by_role("button", name="Hands-free").click()
-    expect(page.locator("#drill-where")).to_contain_text("sent to the server at 127.0.0.1")
-    page.get_by_role("button", name="Start").click()
-    page.get_by_role("dialog").get_by_role("button", name="Start").click()
-    learner = Learner(page, recordings)
-    learner.say("dog")
-    learner.hears("Right.")
-    expect(page.get_by_text("Speech is off, so the drill goes on in text")).to_have_count(1)
-    expect(page.locator("#drill-prompt")).to_have_text("gato", timeout=10_000)
-    learner.say("house")
-    learner.hears("The answer is cat.")
-    learner.say("stop")
-    expect(page.get_by_role("heading", name="Session complete")).to_be_visible(timeout=15_000)
-    screenshot(page, "drill-provider-firefox-like")
-    context.close()
-    assert not guard.outside, f"requests left the machine: {guard.outside}"
-    assert not guard.errors, f"uncaught errors on the page: {guard.errors}"
+    with drilling(browser, base_url, transcriber, NO_RECOGNITION) as page:
+        page.get_by_role("button", name="Hands-free").click()
+        expect(page.locator("#drill-where")).to_contain_text("sent to the server at 127.0.0.1")
+        page.get_by_role("button", name="Start").click()
+        page.get_by_role("dialog").get_by_role("button", name="Start").click()
+        learner = Learner(page, recordings)
+        learner.say("dog")
+        learner.hears("Right.")
+        expect(page.get_by_text("Speech is off, so the drill goes on in text")).to_have_count(1)
+        expect(page.locator("#drill-prompt")).to_have_text("gato", timeout=10_000)
+        learner.say("house")
+        learner.hears("The answer is cat.")
+        learner.say("stop")
+        expect(page.get_by_role("heading", name="Session complete")).to_be_visible(timeout=15_000)
+        screenshot(page, "drill-provider-firefox-like")
