@@ -161,10 +161,6 @@ class LadderSession:
         self._heard = False  # the current rung heard speech: its failures are its own
         self._climbs = 0
 
-    @property
-    def path(self) -> Path:
-        return self._path
-
     def start(self, lang: str, *, local: bool = False, phrases: Sequence[str] = ()) -> None:
         """Listen for `lang`; `local` is decided by the ladder, not the caller."""
         del local
@@ -224,15 +220,8 @@ class LadderSession:
     def _climb(self, error: RecognitionError) -> bool:
         """After a refusal the ladder learns from, try the next way at once (unless the user
         has let go, or this rung had already heard them). Whether the error was handled."""
-        if (
-            self._heard
-            or self._climbs >= CLIMBS
-            or problem(error.code).then
-            not in (
-                "without-hints",
-                "next-rung",
-            )
-        ):
+        climbable = problem(error.code).then in ("without-hints", "next-rung")
+        if self._heard or self._climbs >= CLIMBS or not climbable:
             return False
         learnt = self.hearing.learn(error.code, self._path, self._lang, hinted=self._hinted)
         if not learnt:
