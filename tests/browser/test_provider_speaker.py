@@ -28,6 +28,7 @@ from app.speech.voices import no_voice_message
 from tests.browser import fakes
 from tests.browser.audio_fakes import AudioContext, AudioFakes, dom_exception
 from tests.browser.fake_speech import Synthesis, Utterance, voice
+from tests.browser.waiting import until
 from tests.llm.transports import Reply, ScriptedTransport
 
 MP3 = b"ID3\x04" + bytes(range(64))
@@ -140,14 +141,6 @@ class Page:
             self.transport,
             AudioOptions(on_usage=self.usage.append),
         )
-
-
-async def until(done: Callable[[], bool]) -> None:
-    for _ in range(1_000):
-        if done():
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("never happened")
 
 
 def playing() -> bool:

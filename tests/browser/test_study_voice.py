@@ -29,6 +29,7 @@ from app.voice.ladder import NO_RECOGNITION, ONLY_UNAVAILABLE
 from tests.browser import fakes
 from tests.browser.audio_fakes import AudioFakes
 from tests.browser.fakes import Event, dispatch, load_shell
+from tests.browser.waiting import until
 from tests.llm.transports import Reply, ScriptedTransport
 from tests.ui.test_study_actions import go, setup
 
@@ -121,14 +122,6 @@ def key(kind: str) -> None:
 
 def text(element_id: str) -> str:
     return str(by_id(element_id).textContent)
-
-
-async def until(done: Callable[[], bool]) -> None:
-    for _ in range(1_000):
-        if done():
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("never happened")
 
 
 def press_say_it() -> None:

@@ -6,7 +6,6 @@ under way finish; the microphone ending is said."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -31,6 +30,7 @@ from app.voice.listening import (
 )
 from tests.browser import fakes
 from tests.browser.audio_fakes import AudioFakes, Blob
+from tests.browser.waiting import until
 from tests.fake_sleep import Sleeper
 from tests.llm.transports import Reply, ScriptedTransport
 
@@ -76,14 +76,6 @@ def listening(*replies: Reply) -> tuple[UtteranceSession, list[Event], ScriptedT
     options = AudioOptions(counter=MemoryCounter(), sleep=Sleeper())  # retries without waiting
     session = UtteranceSession(events.append, Microphone(), lambda: SETTINGS, transport, options)
     return session, events, transport
-
-
-async def until(done: Callable[[], bool]) -> None:
-    for _ in range(1_000):
-        if done():
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("never happened")
 
 
 def kinds(events: list[Event]) -> list[type]:
