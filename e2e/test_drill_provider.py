@@ -21,17 +21,14 @@ from playwright.sync_api import Browser, Page, Playwright, expect
 
 from e2e.conftest import ProviderGuard, guarded_context, open_app, screenshot
 from e2e.lexical_ui import (
-    COMPATIBLE,
-    configure_ai,
     focus_outside_fields,
-    open_assistant,
     spanish_folder,
 )
 from e2e.scripted_microphone import FLAGS, SCRIPT, Learner, record
 from e2e.test_pronounce import SYNTHESIS_DOUBLE
-from e2e.test_real_recogniser import set_speech_to_text
+from e2e.test_real_recogniser import use_transcriber
 from e2e.test_voice_provider import NO_RECOGNITION
-from e2e.transcriber import MODEL, FailureKind, Transcriber
+from e2e.transcriber import FailureKind, Transcriber
 from e2e.transcriber import transcriber as transcriber  # noqa: PLC0414 (its fixture)
 from scripts import chromium
 
@@ -68,11 +65,7 @@ def drilling(
             context.add_init_script(script)
     try:
         page = open_app(context, base_url)
-        open_assistant(page)
-        url = f"{transcriber.url}/v1"
-        configure_ai(page, provider=COMPATIBLE, base_url=url, key="", model=MODEL)
-        set_speech_to_text(page, MODEL)
-        page.get_by_role("button", name="Close assistant").click()
+        use_transcriber(page, transcriber)
         spanish_folder(page)
         focus_outside_fields(page)
         yield page

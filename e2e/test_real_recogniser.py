@@ -70,6 +70,16 @@ def set_speech_to_text(page: Page, model: str) -> None:
     expect(box).to_be_hidden()
 
 
+def use_transcriber(page: Page, transcriber: Transcriber) -> None:
+    """Set the transcriber up as the provider in AI settings, as a user would: an
+    OpenAI-compatible server without a key, its model for chat and for speech to text."""
+    open_assistant(page)
+    url = f"{transcriber.url}/v1"
+    configure_ai(page, provider=COMPATIBLE, base_url=url, key="", model=MODEL)
+    set_speech_to_text(page, MODEL)
+    page.get_by_role("button", name="Close assistant").click()
+
+
 @contextmanager
 def speaking(browser: Browser, base_url: str, transcriber: Transcriber) -> Iterator[Page]:
     """The app in `browser`, without speech recognition, its provider the transcriber set up
@@ -80,11 +90,7 @@ def speaking(browser: Browser, base_url: str, transcriber: Transcriber) -> Itera
         context.add_init_script(NO_RECOGNITION)
         context.add_init_script(RECORDERS)
         page = open_app(context, base_url)
-        open_assistant(page)
-        url = f"{transcriber.url}/v1"
-        configure_ai(page, provider=COMPATIBLE, base_url=url, key="", model=MODEL)
-        set_speech_to_text(page, MODEL)
-        page.get_by_role("button", name="Close assistant").click()
+        use_transcriber(page, transcriber)
         spanish_folder(page)
         set_folder_language(page, "es")
         focus_outside_fields(page)
