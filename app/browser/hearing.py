@@ -152,7 +152,6 @@ class LadderSession:
         self._mic = mic
         self._utterances = utterances
         self._inner: Session | ProviderSession | UtteranceSession | None = None
-        self._current: object = None  # the token of the inner session whose events count
         self._path: Path = "typing"
         self._lang = ""
         self._phrases: tuple[str, ...] = ()
@@ -187,13 +186,8 @@ class LadderSession:
         inner.start(self._lang, local=rung.path == "on-device", phrases=hints)
 
     def _make(self, path: Path) -> Session | ProviderSession | UtteranceSession:
-        mine = object()  # events of a session closed since are not passed on
-        self._current = mine
-
-        def relay(event: Event) -> None:
-            if self._current is mine:
-                self._relay(event)
-
+        # A rung's session reports nothing once closed (`close`), so one relay serves them all.
+        relay = self._relay
         if path != "provider":
             return Session(relay)
         from app.browser.provider_listening import ProviderSession  # noqa: PLC0415
@@ -238,7 +232,6 @@ class LadderSession:
     def _close(self) -> None:
         """Let go of the current rung's session without hearing from it again."""
         inner, self._inner = self._inner, None
-        self._current = None
         if inner is not None:
             inner.close()
 
