@@ -17,8 +17,10 @@ test: lint test-unit test-e2e bench-smoke
 test-unit: $(DEPS) $(NODE_DEPS)
 	$(BIN)/pytest tests
 
+# A renderer that crashed (about one test in a hundred on a shared machine, with nothing of the app's
+# pointing at it: scripts/chromium.py) runs that test once more; any other failure fails at once.
 test-e2e: $(DEPS) $(NODE_DEPS) vendor build chromium
-	$(BIN)/pytest e2e -p no:cacheprovider
+	$(BIN)/pytest e2e -p no:cacheprovider --reruns 1 --only-rerun 'crashed'
 
 # Startup, search, folders, edits and bulk paste at 100,000 words, in Chromium (a few minutes);
 # writes bench/results.json and the table in docs/benchmarks.md. `make bench RUNS=9` for more runs.

@@ -154,10 +154,10 @@ def screenshot(page: Page, name: str) -> Path:
 SPEECH = "Make a folder called Cardiology and add ten heart terms, please."
 
 
-def spoken_wav(folder: Path, text: str) -> Path:
+def spoken_wav(folder: Path, text: str, voice: str = "en") -> Path:
     """`text` said by espeak-ng, as the WAV Chromium's fake microphone plays."""
     spoken, wav = folder / "spoken.wav", folder / "speech.wav"
-    subprocess.run(["espeak-ng", "-v", "en", "-w", str(spoken), text], check=True)
+    subprocess.run(["espeak-ng", "-v", voice, "-w", str(spoken), text], check=True)
     subprocess.run(["sox", str(spoken), "-r", "48000", "-c", "1", str(wav)], check=True)
     return wav
 

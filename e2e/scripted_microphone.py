@@ -27,12 +27,12 @@ FLAGS = (
 )
 
 
-def record(words: Iterable[str], folder: Path) -> dict[str, str]:
+def record(words: Iterable[str], folder: Path, voice: str = "en") -> dict[str, str]:
     """Each word said by espeak-ng, with a little silence before and after it, as base64 WAV."""
     said: dict[str, str] = {}
     for word in words:
         raw, padded = folder / f"{word}-raw.wav", folder / f"{word}.wav"
-        subprocess.run(["espeak-ng", "-v", "en", "-w", str(raw), word], check=True)
+        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), word], check=True)
         subprocess.run(["sox", str(raw), str(padded), "pad", "0.2", "0.3"], check=True)
         said[word] = base64.b64encode(padded.read_bytes()).decode()
     return said

@@ -70,12 +70,17 @@ def set_speech_to_text(page: Page, model: str) -> None:
     expect(box).to_be_hidden()
 
 
-def use_transcriber(page: Page, transcriber: Transcriber) -> None:
+def use_transcriber(page: Page, transcriber: Transcriber, *, gemini: bool = False) -> None:
     """Set the transcriber up as the provider in AI settings, as a user would: an
-    OpenAI-compatible server without a key, its model for chat and for speech to text."""
+    OpenAI-compatible server (or, `gemini`, Gemini's API at its address), with the server's key
+    if it has one, its model for chat and for speech to text."""
     open_assistant(page)
-    url = f"{transcriber.url}/v1"
-    configure_ai(page, provider=COMPATIBLE, base_url=url, key="", model=MODEL)
+    if gemini:
+        url = f"{transcriber.url}/v1beta"
+        configure_ai(page, provider="Gemini", base_url=url, key=transcriber.key, model=MODEL)
+    else:
+        url = f"{transcriber.url}/v1"
+        configure_ai(page, provider=COMPATIBLE, base_url=url, key=transcriber.key, model=MODEL)
     set_speech_to_text(page, MODEL)
     page.get_by_role("button", name="Close assistant").click()
 

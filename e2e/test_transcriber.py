@@ -11,9 +11,11 @@ from __future__ import annotations
 import array
 import base64
 import http.client
+import http.server
 import io
 import json
 import subprocess
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterable, Mapping
@@ -25,6 +27,7 @@ from playwright.sync_api import Playwright
 
 from app.drill.commands import parse
 from app.llm.multipart import FilePart, form_data
+from app.llm.transcribe import _gemini_body
 from app.voice.answers import confirm
 from e2e.conftest import launch_hearing, spoken_wav
 from e2e.transcriber import (
@@ -403,3 +406,96 @@ def test_a_drop_resets_the_connection_mid_upload(transcriber: Transcriber, dog: 
     assert heard(transcriber, dog, "audio/wav") == "dog"
     dropped = transcriber.requests[0]
     assert (dropped.failure, dropped.status, dropped.text) == ("drop", 0, None)
+
+
+# --- Gemini's shape, the sentences of a test, and the chat passed on -----------------------
+
+
+def gemini_call(
+    server: Transcriber, audio: bytes, *, key: str = "", hints: str = HINTS
+) -> Response:
+    """`audio` sent as the app's Gemini path sends it (its own request body)."""
+    body = json.dumps(_gemini_body(audio, "en", hints)).encode()
+    headers = {"content-type": "application/json"}
+    if key:
+        headers["x-goog-api-key"] = key
+    path = f"/v1beta/models/{MODEL}:generateContent"
+    request = urllib.request.Request(server.url + path, body, headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, _lower(response.headers.items()), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, _lower(error.headers.items()), error.read()
+
+
+def test_the_gemini_path_is_heard_among_its_hints_and_answered_as_gemini(
+    wavs: dict[str, Path],
+) -> None:
+    with running_transcriber(key="AIza-local") as server:
+        status, _, body = gemini_call(server, wavs["house"].read_bytes(), key="AIza-local")
+        assert status == 200, body
+        candidate = json.loads(body)["candidates"][0]
+        assert candidate["content"]["parts"] == [{"text": "house"}]
+        entry = server.requests[0]
+        assert (entry.mime, entry.model, entry.prompt) == ("audio/wav", MODEL, HINTS)
+
+        status, _, body = gemini_call(server, wavs["house"].read_bytes(), key="wrong")
+        assert status == 400
+        assert json.loads(body)["error"]["status"] == "INVALID_ARGUMENT"
+        server.fail("rate_limit")
+        status, headers, body = gemini_call(server, wavs["dog"].read_bytes(), key="AIza-local")
+        assert (status, json.loads(body)["error"]["status"]) == (429, "RESOURCE_EXHAUSTED")
+        assert headers["retry-after"] == "1"
+        with urllib.request.urlopen(
+            urllib.request.Request(
+                f"{server.url}/v1beta/models", headers={"x-goog-api-key": "AIza-local"}
+            )
+        ) as listed:
+            assert json.loads(listed.read())["models"][0]["name"] == f"models/{MODEL}"
+
+
+def test_a_tests_sentences_are_heard_whole(tmp_path: Path) -> None:
+    request = "make a folder called cardiology"
+    with running_transcriber(sentences=(request, "what does aorta mean")) as server:
+        wav = spoken_wav(tmp_path, request, voice="en-us").read_bytes()
+        assert heard(server, wav, "audio/wav", prompt=None) == request
+        assert heard(server, wav, "audio/wav", prompt="heart, lung") == request
+
+
+class _Upstream(http.server.BaseHTTPRequestHandler):
+    """A chat server that answers every request with what it was sent."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        sent = self.rfile.read(int(self.headers["content-length"]))
+        status = 200 if self.headers.get("authorization") == "Bearer k" else 401
+        payload = json.dumps({"path": self.path, "sent": sent.decode()}).encode()
+        self.send_response(status)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+def test_every_other_request_is_passed_to_the_upstream_and_answered_as_it_answered() -> None:
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Upstream)
+    thread = threading.Thread(target=upstream.serve_forever, daemon=True)
+    thread.start()
+    try:
+        address = f"http://127.0.0.1:{upstream.server_address[1]}"
+        with running_transcriber(upstream=address) as server:
+            chat = b'{"model": "m", "stream": true}'
+            status, headers, body = _post(
+                server.url, chat, "application/json", key="k", path="/v1/chat/completions"
+            )
+            assert (status, headers["content-type"]) == (200, "text/event-stream")
+            assert json.loads(body) == {"path": "/v1/chat/completions", "sent": chat.decode()}
+            assert (
+                _post(server.url, chat, "application/json", path="/v1/chat/completions")[0] == 401
+            )
+            assert server.requests == []  # not a transcription
+    finally:
+        upstream.shutdown()
+        upstream.server_close()

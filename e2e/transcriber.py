@@ -9,6 +9,14 @@ What it serves, as OpenAI does (`https://api.openai.com/v1`):
   (bad form, bad audio, bad format), 401 (wrong key, when the server has one), 404 (unknown
   model or path), 413 (over 25 MB), 429 and 500 (injected).
 - `GET /v1/models`, so the app's Test key lists the one model, `MODEL`.
+- Gemini's shape of the same, as the app's Gemini path sends it (app/llm/transcribe.py):
+  `POST /v1beta/models/{model}:generateContent` whose parts hold the instruction (its "Words that
+  may come up: …" are the hints) and the WAV as `inlineData`, answered as a candidate's text;
+  errors in Gemini's `{"error": {"code", "message", "status"}}`; `GET /v1beta/models`; the key
+  in `x-goog-api-key`.
+- Everything else (the chat a spoken request goes on to) is passed to `upstream` when one is
+  given (the aimock emulator, which scripts the model's turns), since the app has one provider
+  address for both; without one it is a 404.
 - CORS for any origin, and the preflight (`OPTIONS`).
 
 How it hears: the upload is decoded with PyAV (WebM/Opus from Chromium's MediaRecorder, Ogg/Opus
@@ -18,8 +26,11 @@ badly ("water" → "what a", "skip" → "you"), so when the `prompt` lists words
 sends the expected answers as "dog, cat, kitty, …"), the recogniser may hear only one of those,
 one of `COMMAND_PHRASES`, or nothing (a JSGF grammar of those alternatives and <NULL>: without
 the choice of nothing, noise was heard as "no"). A prompt with no usable phrase (empty, prose,
-or only words the dictionary lacks) falls back to the open model. An upload with less than
-0.1 s of sound (10 ms frames above -50 dBFS) is silence, answered "" without asking the model.
+or only words the dictionary lacks) falls back to the open model. A test that speaks whole
+requests names them in `sentences`, which join the grammar: the open model never heard an
+espeak-ng sentence right, and a real provider hears open speech, so these stand in for it. An
+upload with less than 0.1 s of sound (10 ms frames above -50 dBFS) is silence, answered ""
+without asking the model.
 The `language` field is recorded, but the model is English only.
 
 Measured on this machine (2 cores; espeak-ng `-v en` words at 48 kHz mono as the suite's fake
@@ -53,6 +64,8 @@ transcription requests fail that way. e2e/test_real_recogniser.py shows it in a 
 from __future__ import annotations
 
 import array
+import base64
+import binascii
 import contextlib
 import email.parser
 import email.policy
@@ -64,6 +77,8 @@ import socket
 import struct
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -97,6 +112,11 @@ MAX_PHRASE_WORDS = 5  # a longer piece of a prompt is prose: the prompt is not a
 WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
 
 FailureKind = Literal["rate_limit", "server_error", "hang", "drop"]
+GEMINI_METHOD = re.compile(r"/v1beta/models/([^/:]+):generateContent")
+# The hints in the Gemini path's instruction (app/llm/transcribe.py `_gemini_instruction`).
+GEMINI_HINTS = re.compile(r"Words that may come up: (.*?)\. Answer with")
+GEMINI_STATUS = {400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND"}
+GEMINI_STATUS |= {413: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL"}
 
 
 class AudioError(ValueError):
@@ -163,7 +183,12 @@ class Recogniser:
         # The lattice pass after a grammar search returns a path that stops short of the
         # grammar's end ("i don't" for "i don't know", "" for "cat"): off.
         self._decoder = Decoder(loglevel="FATAL", bestpath=False)
-        self._grammars: dict[tuple[str, ...], str] = {}
+        # For a test's sentences: at the default beams the first word of an espeak-ng sentence
+        # was pruned, and even a grammar of that one sentence heard nothing ("make a folder
+        # called cardiology", `-v en-us`); these beams heard it and "what does aorta mean" among
+        # the commands (`-v en`, British, was heard as "slower" and "easy" even so).
+        self._wide: Decoder | None = None
+        self._grammars: dict[tuple[bool, tuple[str, ...]], str] = {}
         self._lock = threading.Lock()
 
     def known(self, phrase: str) -> bool:
@@ -186,18 +211,19 @@ class Recogniser:
             chosen.setdefault(_tokens(phrase), phrase)
         return tuple(chosen.values())
 
-    def hear(self, pcm: bytes, phrases: Sequence[str] = ()) -> Heard:
+    def hear(self, pcm: bytes, phrases: Sequence[str] = (), *, wide: bool = False) -> Heard:
         """What was said in `pcm` (16 kHz mono s16): one of `phrases` or nothing when they
-        are given, else what the open model hears; nothing in silence."""
+        are given, else what the open model hears; nothing in silence. `wide`: with the beams
+        whole sentences need."""
         phrases = tuple(phrases)
         if not sounds(pcm):
             return Heard("", phrases)
         with self._lock:
-            decoder = self._decoder
+            decoder = self._decoder_for(wide=wide)
             # A fresh front end each time: its noise estimate carried over from one utterance
             # to the next, and the same upload was heard differently after a noisy one.
             decoder.reinit_feat()
-            decoder.activate_search(self._grammar(phrases) if phrases else "_default")
+            decoder.activate_search(self._grammar(decoder, phrases) if phrases else "_default")
             decoder.start_utt()
             decoder.process_raw(pcm, full_utt=True)
             decoder.end_utt()
@@ -209,16 +235,26 @@ class Recogniser:
         as_given = {_tokens(p): p for p in phrases}
         return Heard(as_given.get(said, " ".join(said)), phrases)
 
-    def _grammar(self, phrases: tuple[str, ...]) -> str:
+    def _decoder_for(self, *, wide: bool) -> Decoder:
+        if not wide:
+            return self._decoder
+        if self._wide is None:
+            self._wide = Decoder(
+                loglevel="FATAL", bestpath=False, beam=1e-80, wbeam=1e-60, pbeam=1e-80
+            )
+        return self._wide
+
+    def _grammar(self, decoder: Decoder, phrases: tuple[str, ...]) -> str:
         """The search that hears one of `phrases`, or nothing: without the <NULL> choice, noise
         and silence were heard as the shortest phrase ("no")."""
-        name = self._grammars.get(phrases)
+        key = (decoder is not self._decoder, phrases)
+        name = self._grammars.get(key)
         if name is None:
             name = f"hints{len(self._grammars)}"
             alternatives = " | ".join(" ".join(_tokens(p)) for p in phrases)
             grammar = f"#JSGF V1.0;\ngrammar hints;\npublic <said> = <NULL> | {alternatives};\n"
-            self._decoder.add_jsgf_string(name, grammar)
-            self._grammars[phrases] = name
+            decoder.add_jsgf_string(name, grammar)
+            self._grammars[key] = name
         return name
 
 
@@ -280,7 +316,10 @@ class ApiError(Exception):
             code,
         )
 
-    def body(self) -> dict[str, Any]:
+    def body(self, gemini: bool = False) -> dict[str, Any]:
+        if gemini:
+            status = GEMINI_STATUS.get(self.status, "UNKNOWN")
+            return {"error": {"code": self.status, "message": self.message, "status": status}}
         return {
             "error": {
                 "message": self.message,
@@ -298,6 +337,8 @@ class Transcriber:
     url: str
     key: str = ""  # when set, requests must send `authorization: Bearer <key>`
     models: tuple[str, ...] = (MODEL,)
+    upstream: str = ""  # where every other request goes (see the module's docstring)
+    sentences: tuple[str, ...] = ()  # whole requests a test speaks, heard among the hints
     requests: list[Transcription] = field(default_factory=list)
     _failures: deque[Failure] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -352,6 +393,7 @@ CORS = {
 class _Handler(http.server.BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    gemini: dict[str, Any] | None = None  # the request's body, on Gemini's path
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -371,7 +413,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self._send(status, json.dumps(payload).encode(), "application/json", **headers)
 
     def _error(self, error: ApiError, **headers: str) -> None:
-        self._json(error.status, error.body(), **headers)
+        self._json(error.status, error.body(self.gemini is not None), **headers)
 
     def do_OPTIONS(self) -> None:
         self.send_response(204)
@@ -382,12 +424,23 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         owner = self.server.owner
+        path = self.path.split("?")[0].rstrip("/")
+        if path not in ("/v1/models", "/v1beta/models") and owner.upstream:
+            self._proxy(None)
+            return
         try:
-            if self.path.rstrip("/") != "/v1/models":
+            if path not in ("/v1/models", "/v1beta/models"):
                 raise ApiError(404, f"Invalid URL (GET {self.path})")
             self._check_key()
         except ApiError as error:
             self._error(error)
+            return
+        if path == "/v1beta/models":
+            methods = ["generateContent"]
+            listed = [
+                {"name": f"models/{m}", "supportedGenerationMethods": methods} for m in owner.models
+            ]
+            self._json(200, {"models": listed})
             return
         data = [
             {"id": m, "object": "model", "created": 0, "owned_by": "pocketsphinx"}
@@ -396,7 +449,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self._json(200, {"object": "list", "data": data})
 
     def do_POST(self) -> None:
-        if self.path.split("?")[0] != "/v1/audio/transcriptions":
+        path = self.path.split("?")[0]
+        if GEMINI_METHOD.fullmatch(path):
+            self.gemini = self._gemini_request()
+            if self.gemini is None:
+                return
+        elif path != "/v1/audio/transcriptions":
+            if self.server.owner.upstream:
+                self._proxy(self._body())
+                return
             self._drain()
             self._error(ApiError(404, f"Invalid URL (POST {self.path})"))
             return
@@ -419,10 +480,57 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _check_key(self) -> None:
         key = self.server.owner.key
-        if key and self.headers.get("authorization", "") != f"Bearer {key}":
+        if not key:
+            return
+        if self.gemini is not None or self.path.startswith("/v1beta/"):
+            if self.headers.get("x-goog-api-key", "") != key:
+                message = "API key not valid. Please pass a valid API key."
+                raise ApiError(400, message)
+            return
+        if self.headers.get("authorization", "") != f"Bearer {key}":
             self._drain()
             message = "Incorrect API key provided. You can find your API key in your settings."
             raise ApiError(401, message, code="invalid_api_key")
+
+    def _body(self) -> bytes:
+        length = self._length()
+        return self.rfile.read(length) if length else b""
+
+    def _gemini_request(self) -> dict[str, Any] | None:
+        """The JSON body of a Gemini call when it carries audio to transcribe; a call without
+        audio (a chat turn) is passed on, and None is returned once it is answered."""
+        if self._length() > MAX_UPLOAD_BYTES:
+            self._drain()
+            self.gemini = {}
+            self._error(ApiError(413, "Request payload size exceeds the limit."))
+            return None
+        body = self._body()
+        try:
+            payload = json.loads(body or b"{}")
+        except ValueError:
+            payload = None
+        if isinstance(payload, dict) and _inline_audio(payload) is not None:
+            return payload
+        if self.server.owner.upstream:
+            self._proxy(body)
+        else:
+            self.gemini = {}
+            self._error(ApiError(400, "This server transcribes audio only."))
+        return None
+
+    def _proxy(self, body: bytes | None) -> None:
+        """Pass the request to `upstream` and its answer back (streams are read whole)."""
+        names = ("authorization", "content-type", "x-goog-api-key", "accept")
+        headers = {n: v for n in names if (v := self.headers.get(n))}
+        method = "GET" if body is None else "POST"
+        url = f"{self.server.owner.upstream}{self.path}"
+        request = urllib.request.Request(url, data=body, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                status, data, kind = answer.status, answer.read(), answer.headers
+        except urllib.error.HTTPError as error:
+            status, data, kind = error.code, error.read(), error.headers
+        self._send(status, data, kind.get("content-type", "application/json"))
 
     def _length(self) -> int:
         try:
@@ -500,6 +608,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _upload(self, entry: Transcription) -> bytes | None:
         """Read the form into the journal's entry; the file's bytes (None when it has none)."""
+        if self.gemini is not None:
+            return self._gemini_upload(entry, self.gemini)
         form = self._form()
         fields: dict[str, str] = {}
         audio: bytes | None = None
@@ -522,6 +632,29 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         entry.response_format = fields.get("response_format", "json")
         entry.audio = audio or b""
         entry.size = len(entry.audio)
+        return audio
+
+    def _gemini_upload(self, entry: Transcription, body: dict[str, Any]) -> bytes | None:
+        found = _inline_audio(body)
+        if found is None:
+            return None
+        entry.mime, data = found
+        match = GEMINI_METHOD.fullmatch(self.path.split("?")[0])
+        entry.model = match.group(1) if match else ""
+        said = " ".join(
+            str(part.get("text", ""))
+            for content in body.get("contents", [])
+            for part in content.get("parts", [])
+        )
+        hints = GEMINI_HINTS.search(said)
+        entry.prompt = hints.group(1) if hints else None
+        try:
+            audio = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            raise ApiError(
+                400, "Invalid value at 'contents[0].parts[1].inline_data.data'"
+            ) from None
+        entry.audio, entry.size = audio, len(audio)
         return audio
 
     def _transcribe(self, entry: Transcription, audio: bytes | None) -> None:
@@ -555,13 +688,22 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 code="invalid_value",
             ) from None
         recogniser = self.server.recogniser
-        heard = recogniser.hear(pcm, recogniser.phrases(entry.prompt or ""))
+        phrases = recogniser.phrases(entry.prompt or "")
+        sentences = self.server.owner.sentences
+        if sentences:
+            phrases = tuple(dict.fromkeys((*sentences, *phrases, *COMMAND_PHRASES)))
+        heard = recogniser.hear(pcm, phrases, wide=bool(sentences))
         entry.seconds = time.perf_counter() - started
         entry.phrases, entry.text, entry.status = heard.phrases, heard.text, 200
         self._answer(entry)
 
     def _answer(self, entry: Transcription) -> None:
         text, duration = entry.text or "", entry.audio_seconds
+        if self.gemini is not None:
+            content = {"role": "model", "parts": [{"text": text}]}
+            candidate = {"content": content, "finishReason": "STOP", "index": 0}
+            self._json(200, {"candidates": [candidate], "modelVersion": entry.model})
+            return
         match entry.response_format:
             case "text":
                 self._send(200, f"{text}\n".encode(), "text/plain; charset=utf-8")
@@ -583,6 +725,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self._json(200, {"text": text})
 
 
+def _inline_audio(body: dict[str, Any]) -> tuple[str, str] | None:
+    """The (mime type, base64 data) of the first audio part of a Gemini request, if any."""
+    for content in body.get("contents", []) if isinstance(body.get("contents"), list) else []:
+        for part in content.get("parts", []) if isinstance(content, dict) else []:
+            inline = part.get("inlineData") if isinstance(part, dict) else None
+            if isinstance(inline, dict) and str(inline.get("mimeType", "")).startswith("audio/"):
+                return str(inline["mimeType"]), str(inline.get("data", ""))
+    return None
+
+
 def _cues(text: str, duration: float, kind: str) -> str:
     if not text:
         return "WEBVTT\n\n" if kind == "vtt" else ""
@@ -594,9 +746,18 @@ def _cues(text: str, duration: float, kind: str) -> str:
 
 
 @contextmanager
-def running_transcriber(key: str = "", models: Sequence[str] = (MODEL,)) -> Iterator[Transcriber]:
+def running_transcriber(
+    key: str = "",
+    models: Sequence[str] = (MODEL,),
+    *,
+    upstream: str = "",
+    sentences: Sequence[str] = (),
+) -> Iterator[Transcriber]:
     """A transcription server on a free loopback port while the block runs."""
-    server = _Server(Transcriber(url="", key=key, models=tuple(models)), recogniser())
+    owner = Transcriber(
+        url="", key=key, models=tuple(models), upstream=upstream, sentences=tuple(sentences)
+    )
+    server = _Server(owner, recogniser())
     host, port = server.server_address[:2]
     server.owner.url = f"http://{host!s}:{port}"
     thread = threading.Thread(

@@ -31,6 +31,7 @@ from app.domain import LexicalError
 from app.drill.commands import Command
 from app.drill.lines import explain_request, mnemonics_request
 from app.drill.machine import (
+    Awaiting,
     Begin,
     Button,
     Effect,
@@ -54,7 +55,13 @@ from app.speech.outcome import SpeechError, SpeechOff
 from app.ui.study_dialogs import drill_notice
 from app.ui.update import Update
 from app.voice.listening import Event as Recognised
-from app.voice.listening import RecognitionError, Result, SpeechEnd, SpeechStart
+from app.voice.listening import (
+    RecognitionError,
+    Result,
+    SpeechEnd,
+    SpeechStart,
+    Transcribing,
+)
 from app.voice.problems import problem
 
 if TYPE_CHECKING:
@@ -254,6 +261,8 @@ class DrillGlue:
             return
         if isinstance(event, SpeechStart | SpeechEnd):  # its words may still be on the way
             self._later(Interim(event.at))
+        elif isinstance(event, Transcribing):
+            self._later(Awaiting(event.at, event.done))
         elif isinstance(event, Result) and event.segments:
             last = event.segments[-1]
             if not last.final:

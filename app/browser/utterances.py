@@ -41,6 +41,7 @@ from app.voice.listening import (
     Segment,
     SpeechEnd,
     SpeechStart,
+    Transcribing,
 )
 
 DETECTOR = "./static/vad.js"  # relative to the page; precached with its worker and model
@@ -134,6 +135,7 @@ class UtteranceSession:
         """One utterance to the provider; what it heard as a final result."""
         settings = self._settings()
         options = replace(self._options, cancel=self._cancel)
+        self.on_event(Transcribing(now(), done=False))
         try:
             audio = await _bytes(blob)
             heard = await transcribe(
@@ -149,6 +151,9 @@ class UtteranceSession:
             if not self._over:
                 self.on_event(provider_failure(failure))
             return
+        finally:
+            if not self._over:  # after the words or the failure: either ends the wait
+                self.on_event(Transcribing(now(), done=True))
         text = heard.text.strip()
         if text and not self._over:
             alternative = (Alternative(text),)

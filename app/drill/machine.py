@@ -22,7 +22,13 @@ from typing import Literal, TypeAlias
 from app.drill import lines
 from app.drill.commands import Command, hints, parse
 from app.drill.lines import Lines
-from app.drill.timing import NUDGE_SECONDS, OVERRIDE_SECONDS, PAUSE_SECONDS, rating_for
+from app.drill.timing import (
+    FINAL_RESULT_SECONDS,
+    NUDGE_SECONDS,
+    OVERRIDE_SECONDS,
+    PAUSE_SECONDS,
+    rating_for,
+)
 from app.speech.voices import word_lang
 from app.study.model import Rating, StudyCard
 from app.studying.session import Counts, StudySession
@@ -88,6 +94,16 @@ class Interim:
 
 
 @dataclass(frozen=True, slots=True)
+class Awaiting:
+    """An utterance went to the provider to be transcribed (`done`: its words, or the failure,
+    came back). The learner spoke, so while any is on its way no silence is counted and no grade
+    is written (each try is bounded by the provider's timeout)."""
+
+    at: float
+    done: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     at: float
 
@@ -123,7 +139,16 @@ class Button:
 
 
 Event: TypeAlias = (
-    Begin | SpeechDone | Heard | Interim | Tick | ListenFailed | Explained | ExplainFailed | Button
+    Begin
+    | SpeechDone
+    | Heard
+    | Interim
+    | Awaiting
+    | Tick
+    | ListenFailed
+    | Explained
+    | ExplainFailed
+    | Button
 )
 
 
@@ -193,10 +218,12 @@ class DrillState:
     listening: bool = False  # a Listen is under way
     listened_at: float = 0.0  # when the last Listen was asked for
     listen_at: float | None = None  # after a quick failure: when to listen again (a Tick does)
+    awaiting: int = 0  # this session's utterances still being transcribed
     restarts: Restarts = field(default_factory=Restarts)
     lost: int = 0  # utterances in a row the provider failed to transcribe
     deaf: bool = False  # listening failed for good: only a button resumes
     asked_at: float | None = None  # when the prompt had been said: response time runs from here
+    spoke_at: float | None = None  # the learner's last sign of speech since then
     quiet_since: float = 0.0
     nudged: bool = False
     heard: str = ""
@@ -252,11 +279,16 @@ class Drill:
             case Heard(alternatives=alternatives, at=at):
                 return self._heard(tuple(a for a in alternatives if a.strip()), at)
             case Interim(at=at):
-                self.state = replace(state, quiet_since=at)
+                asked = state.asked_at is not None and at >= state.asked_at
+                self.state = replace(state, quiet_since=at, spoke_at=at if asked else None)
                 if state.phase == "feedback" and state.deadline is not None:
                     # The learner is saying something (another grade, "stop"): hear it out.
                     held = max(state.deadline, at + OVERRIDE_SECONDS)
                     self.state = replace(self.state, deadline=held)
+                return ()
+            case Awaiting(at=at, done=done):
+                awaiting = max(state.awaiting + (-1 if done else 1), 0)
+                self.state = replace(state, awaiting=awaiting, quiet_since=at)
                 return ()
             case Tick(at=at):
                 return self._tick(at)
@@ -278,7 +310,8 @@ class Drill:
 
     def _heard(self, alternatives: tuple[str, ...], at: float) -> Effects:
         state = self.state
-        self.state = replace(state, listening=False, restarts=state.restarts.heard(), lost=0)
+        heard = state.restarts.heard()
+        self.state = replace(state, listening=False, awaiting=0, restarts=heard, lost=0)
         if not alternatives:
             return self._listen(at)  # nothing was said: never graded
         if state.phase in LISTENING or state.phase == "saying":
@@ -305,6 +338,13 @@ class Drill:
         self.state = replace(self.state, phase=self.state.then)
         return (StopSpeaking(), *self._command(command, at))
 
+    def _answered(self, heard_at: float) -> float:
+        """When the answer was given: its words' arrival, but no later than the end of the
+        learner's speech plus what a browser's recogniser takes to give them (the bands assume
+        that second; a provider's upload and transcription are not the learner's time)."""
+        spoke_at = self.state.spoke_at
+        return heard_at if spoke_at is None else min(heard_at, spoke_at + FINAL_RESULT_SECONDS)
+
     def _echo(self, alternatives: Sequence[str]) -> bool:
         speech = " ".join(tokens(self.state.speech))
         return any(f" {' '.join(tokens(a))} " in f" {speech} " for a in alternatives)
@@ -313,7 +353,7 @@ class Drill:
         """The card's answer said exactly beats a command with the same words; otherwise a
         command beats an answer."""
         spoken = self.session.hear(alternatives)
-        rating = rating_for(at - (self.state.asked_at or at), spoken.matched or "")
+        rating = rating_for(self._answered(at) - (self.state.asked_at or at), spoken.matched or "")
         if spoken.heard == "right":
             return self._feedback(lines.said(lines.RIGHT, self.lang), rating)
         command = parse(alternatives, self.lang)
@@ -350,6 +390,8 @@ class Drill:
         if state.listen_at is not None and at >= state.listen_at:
             self.state = replace(state, listen_at=None)
             return self._listen(at)
+        if state.awaiting:
+            return ()
         if state.phase == "feedback" and state.deadline is not None and at >= state.deadline:
             return self._next(at, self._suggested())
         if state.phase not in ("answering", "confirming") or state.deaf:
@@ -364,7 +406,7 @@ class Drill:
         return ()
 
     def _listen_failed(self, found: Problem, at: float) -> Effects:
-        self.state = replace(self.state, listening=False)
+        self.state = replace(self.state, listening=False, awaiting=0)
         if self.state.phase not in LISTENING:
             return ()
         if found.code == "provider" and found.recoverable:
@@ -390,7 +432,7 @@ class Drill:
             why = lines.said(lines.KEEPS_FAILING, self.lang) + lines.said(found.message, self.lang)
             return self._pause(why + lines.said(lines.PAUSED_DEAF, self.lang))
         # Like "repeat", the response time starts again: the lost answer was not slow.
-        self.state = replace(self.state, lost=failures, asked_at=None)
+        self.state = replace(self.state, lost=failures, asked_at=None, spoke_at=None)
         return self._say(lines.said(lines.SAY_AGAIN, self.lang), self.state.phase)
 
     def _again(self, found: Problem, at: float) -> float | None:
@@ -505,6 +547,7 @@ class Drill:
         self.state = replace(
             self.state,
             asked_at=None,
+            spoke_at=None,
             nudged=False,
             deaf=False,
             heard="",
@@ -614,7 +657,7 @@ class Drill:
         hush: list[Effect] = []
         if self.state.listening:
             hush.append(StopListening())
-        self.state = replace(self.state, listening=False)
+        self.state = replace(self.state, listening=False, awaiting=0)
         return tuple(hush)
 
     def _listen(self, at: float) -> Effects:
@@ -636,7 +679,7 @@ class Drill:
                 lang, expected = self.lang, (*_said(words.yes), *_said(words.no), *commands)
             case _:
                 lang, expected = self.lang, commands
-        self.state = replace(self.state, listening=True, listened_at=at, listen_at=None)
+        self.state = replace(self.state, listening=True, listened_at=at, listen_at=None, awaiting=0)
         return (Listen(lang, expected),)
 
     # --- helpers ------------------------------------------------------------------------------

@@ -119,6 +119,15 @@ class SpeechEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class Transcribing:
+    """An utterance went to the provider to be transcribed (`done`: its words, or the failure,
+    came back); only the provider's rung says this, since a browser's words come at once."""
+
+    at: float
+    done: bool
+
+
+@dataclass(frozen=True, slots=True)
 class RecognitionEnd:
     """SpeechRecognition "end": the session is over."""
 
@@ -175,6 +184,7 @@ Event: TypeAlias = (
     | SpeechStart
     | Result
     | SpeechEnd
+    | Transcribing
     | RecognitionEnd
     | RecognitionError
     | AnswerStarted

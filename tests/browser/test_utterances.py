@@ -27,6 +27,7 @@ from app.voice.listening import (
     Result,
     SpeechEnd,
     SpeechStart,
+    Transcribing,
 )
 from tests.browser import fakes
 from tests.browser.audio_fakes import AudioFakes, Blob
@@ -102,12 +103,18 @@ def test_each_utterance_is_one_request_and_one_final_result(detector: Detector) 
         AudioStart,
         SpeechStart,
         SpeechEnd,
+        Transcribing,  # sent: the words are on their way
+        Transcribing,  # and back
         Result,
         SpeechStart,
         SpeechEnd,
+        Transcribing,
+        Transcribing,  # heard as nothing: no result
         RecognitionEnd,
     ]
-    result = events[4]
+    waits = [e.done for e in events if isinstance(e, Transcribing)]
+    assert waits == [False, True, False, True]
+    result = events[6]
     assert isinstance(result, Result)
     assert result.segments[0].final
     assert result.segments[0].alternatives[0].transcript == "dog"
@@ -129,6 +136,8 @@ def test_a_failed_upload_says_whether_trying_again_may_work(detector: Detector) 
 
     asyncio.run(go())
     [failed] = [e for e in events if isinstance(e, RecognitionError)]
+    # The wait ends after the failure, so the drill is never left waiting for words.
+    assert [e.done for e in events if isinstance(e, Transcribing)] == [False, True]
     assert (failed.code, failed.passing) == ("provider", True)
     assert RecognitionEnd not in kinds(events)  # it goes on listening
 

@@ -6,6 +6,7 @@ from app.drill.commands import Command
 from app.drill.lines import NUDGE, PAUSED, PAUSED_DEAF
 from app.drill.machine import (
     EXPLANATION_WORDS,
+    Awaiting,
     Button,
     Explain,
     Explained,
@@ -331,6 +332,68 @@ def test_talking_holds_off_the_silence_prompt() -> None:
     script.spoken()
     script.wait(7)
     script.send(Interim(script.later(0)))
+    assert script.wait(7.9) == ()
+    assert said(script.wait(0.1)) == NUDGE
+
+
+def test_the_providers_trip_is_not_counted_as_the_learners_time() -> None:
+    """Words that come back from the provider seconds after the learner stopped speaking are
+    timed from the end of their speech (plus the second a browser's recogniser takes)."""
+    script = Script()
+    script.begin()
+    script.spoken()
+    script.send(Interim(script.later(0.5)))  # speech began
+    script.send(Interim(script.later(0.6)))  # and ended, 1.1 s after the prompt
+    script.send(Awaiting(script.later(0), done=False))
+    script.send(Awaiting(script.later(4.0), done=True))  # a slow upload
+    script.hear("dog", after=0)
+    assert script.drill.view().grade == "Easy"  # 2.1 s, not 5.1 s
+
+
+def test_speech_heard_before_the_question_does_not_time_the_answer() -> None:
+    script = Script()
+    script.begin()
+    script.send(Interim(script.later(0.2)))  # while the prompt was being said
+    script.spoken()
+    script.hear("dog", after=6.0)
+    assert script.drill.view().grade == "Hard"
+
+
+def test_words_on_their_way_to_the_provider_hold_off_the_silence_prompt() -> None:
+    """The provider may take many seconds to answer (retries, a slow server): the learner
+    spoke, so no silence is counted until the words (or the failure) come back."""
+    script = Script()
+    script.begin()
+    script.spoken()
+    script.wait(2)
+    script.send(Awaiting(script.later(0), done=False))
+    assert script.wait(30) == ()
+    assert script.wait(30) == ()
+    script.send(Awaiting(script.later(0), done=True))
+    assert script.wait(7.9) == ()
+    assert said(script.wait(0.1)) == NUDGE
+
+
+def test_a_grade_is_held_while_the_learners_words_are_on_their_way() -> None:
+    script = Script()
+    script.begin()
+    script.answer("dog")
+    script.send(Awaiting(script.later(0.5), done=False))  # "undo", being transcribed
+    assert script.wait(OVERRIDE_SECONDS * 4) == ()
+    assert script.grades() == []
+    script.send(Awaiting(script.later(0), done=True))
+    assert said(script.hear("undo", after=0)).startswith("Undone.")
+    assert script.grades() == []
+
+
+def test_a_new_listening_session_forgets_what_an_old_one_had_on_its_way() -> None:
+    """The browser drops what an abandoned session still sends, so its words never return."""
+    script = Script()
+    script.begin()
+    script.spoken()
+    script.send(Awaiting(script.later(0), done=False))
+    assert said(script.hear("skip")) == "Skipped. gato"
+    script.spoken()
     assert script.wait(7.9) == ()
     assert said(script.wait(0.1)) == NUDGE
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from app.drill.commands import Command
 from app.drill.machine import (
+    Awaiting,
     Button,
     Event,
     Explained,
@@ -34,6 +35,7 @@ actions = st.one_of(
     st.tuples(st.just("hear"), st.sampled_from(SAYINGS)),
     st.tuples(st.just("tick"), st.sampled_from((0.5, 3.0, 8.0, 20.0))),
     st.tuples(st.just("interim"), st.just(0.0)),
+    st.tuples(st.just("awaiting"), st.sampled_from((0.0, 1.0))),  # 1: the words came back
     st.tuples(st.just("fail"), st.sampled_from(("no-speech", "not-allowed", "network"))),
     st.tuples(st.just("explained"), st.sampled_from(("ok", "failed"))),
     st.tuples(st.just("button"), st.sampled_from([c.value for c in Command])),
@@ -52,6 +54,8 @@ def event(script: Script, action: Action) -> Event:
             return Tick(script.later(float(value)))
         case "interim":
             return Interim(at)
+        case "awaiting":
+            return Awaiting(at, done=bool(value))
         case "fail":
             return ListenFailed(problem(str(value)), at)
         case "explained":
@@ -94,7 +98,8 @@ def test_no_event_sequence_loses_or_doubles_a_grade(sequence: list[Action]) -> N
 @given(
     st.lists(
         st.sampled_from([("tick", 0.5), ("tick", 8.0), ("tick", 20.0), ("done", 0.0)])
-        | st.sampled_from([("interim", 0.0), ("fail", "no-speech"), ("hear", "")]),
+        | st.sampled_from([("interim", 0.0), ("fail", "no-speech"), ("hear", "")])
+        | st.sampled_from([("awaiting", 0.0), ("awaiting", 1.0)]),
         max_size=60,
     )
 )

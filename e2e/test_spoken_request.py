@@ -1,0 +1,107 @@
+"""A spoken request to the Architect, heard by a real recogniser (issue 24), in a page like
+Debian's Chromium: its own `SpeechRecognition` is left as it is and refuses (hints, then
+`audio-capture`), so holding the talk button records the microphone and the provider
+transcribes it. The provider is e2e/transcriber.py (pocketsphinx) set up in AI settings as a
+user would; it passes the chat on to the aimock emulator, which scripts the Architect's turns.
+
+The learner speaks through the scripted microphone of e2e/scripted_microphone.js (an espeak-ng
+recording played into the stream getUserMedia hands out) while the button is held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, expect
+
+from e2e.conftest import ProviderGuard, guarded_context, open_app, screenshot
+from e2e.lexical_ui import COMPATIBLE, configure_ai, open_assistant, tree_link
+from e2e.scripted_microphone import FLAGS, SCRIPT, record
+from e2e.test_pronounce import SYNTHESIS_DOUBLE
+from e2e.test_real_recogniser import set_speech_to_text
+from e2e.transcriber import MODEL, Transcriber, running_transcriber
+from scripts import chromium
+from tests.llm.aimock import running_aimock
+
+KEY = "sk-local-spoken-request"
+REQUEST = "make a folder called cardiology"
+# What else the learner might have said: the recogniser chooses among these and the commands
+# (e2e/transcriber.py `sentences`), as an open-vocabulary service would hear any of them.
+OTHERS = ("what does aorta mean", "delete the folder spanish")
+FIXTURES: list[dict[str, Any]] = [
+    {
+        "match": {"userMessage": REQUEST, "hasToolResult": False},
+        "response": {"toolCalls": [{"name": "CREATE_FOLDER", "arguments": {"name": "Cardiology"}}]},
+    },
+    {
+        "match": {"userMessage": REQUEST, "hasToolResult": True},
+        "response": {"content": "I made the folder Cardiology."},
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    # The US voice: the US model heard none of these sentences in espeak-ng's British one.
+    return record((REQUEST,), tmp_path_factory.mktemp("request"), voice="en-us")
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    launched = playwright.chromium.launch(
+        executable_path=chromium.executable(), args=[*chromium.FLAGS, *FLAGS]
+    )
+    yield launched
+    launched.close()
+
+
+@pytest.fixture
+def provider(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Transcriber]:
+    with (
+        running_aimock(FIXTURES, tmp_path_factory.mktemp("aimock"), KEY) as chat,
+        running_transcriber(key=KEY, upstream=chat, sentences=(REQUEST, *OTHERS)) as server,
+    ):
+        yield server
+
+
+@pytest.fixture
+def page(browser: Browser, base_url: str, provider: Transcriber) -> Iterator[Page]:
+    guard = ProviderGuard(base_url, provider.url)
+    context = guarded_context(browser, guard)
+    context.add_init_script(path=SCRIPT)
+    context.add_init_script(path=SYNTHESIS_DOUBLE)
+    try:
+        page = open_app(context, base_url)
+        open_assistant(page)
+        url = f"{provider.url}/v1"
+        configure_ai(page, provider=COMPATIBLE, base_url=url, key=KEY, model=MODEL)
+        set_speech_to_text(page, MODEL)
+        yield page
+    finally:
+        context.close()
+    assert not guard.outside, f"requests left the machine: {guard.outside}"
+    assert not guard.errors, f"uncaught errors on the page: {guard.errors}"
+
+
+def test_a_spoken_request_is_heard_by_the_provider_and_done_by_the_architect(
+    page: Page, provider: Transcriber, recordings: dict[str, str]
+) -> None:
+    open_assistant(page)
+    page.get_by_role("button", name="Hold to talk").hover()
+    page.mouse.down()
+    # Chromium's recogniser refused; the provider's recording has the microphone open.
+    page.wait_for_function("window.__mic.opened > 0")
+    page.wait_for_timeout(300)  # the recorder's first chunk
+    page.evaluate("b64 => window.__mic.say(b64)", recordings[REQUEST])
+    page.mouse.up()
+
+    expect(tree_link(page, "Cardiology")).to_be_visible(timeout=20_000)
+    expect(page.locator(".ai-question").last).to_have_text(f"You: {REQUEST}")
+    expect(page.locator("#assistant")).to_contain_text("I made the folder Cardiology.")
+    page.wait_for_function("window.__spoken.some(u => u.text.includes('Cardiology'))")
+    screenshot(page, "voice-spoken-request")
+    heard = [(r.status, r.text) for r in provider.requests]
+    assert heard == [(200, REQUEST)]  # one recording, heard as said
+    assert provider.requests[0].mime.startswith("audio/")
