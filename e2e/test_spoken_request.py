@@ -26,6 +26,7 @@ from scripts import chromium
 from tests.llm.aimock import running_aimock
 
 KEY = "sk-local-spoken-request"
+AORTA = "The aorta is the main artery that carries blood from the heart."
 REQUEST = "make a folder called cardiology"
 # What else the learner might have said: the recogniser chooses among these and the commands
 # (e2e/transcriber.py `sentences`), as an open-vocabulary service would hear any of them.
@@ -39,13 +40,14 @@ FIXTURES: list[dict[str, Any]] = [
         "match": {"userMessage": REQUEST, "hasToolResult": True},
         "response": {"content": "I made the folder Cardiology."},
     },
+    {"match": {"userMessage": "what does aorta mean"}, "response": {"content": AORTA}},
 ]
 
 
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     # The US voice: the US model heard none of these sentences in espeak-ng's British one.
-    return record((REQUEST,), tmp_path_factory.mktemp("request"), voice="en-us")
+    return record((REQUEST, *OTHERS), tmp_path_factory.mktemp("request"), voice="en-us")
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +107,28 @@ def test_a_spoken_request_is_heard_by_the_provider_and_done_by_the_architect(
     heard = [(r.status, r.text) for r in provider.requests]
     assert heard == [(200, REQUEST)]  # one recording, heard as said
     assert provider.requests[0].mime.startswith("audio/")
+
+
+def test_a_hands_free_conversation_through_the_provider_listens_again_after_answering(
+    page: Page, provider: Transcriber, recordings: dict[str, str]
+) -> None:
+    """Hands-free in the assistant where only the provider hears: each utterance is sent,
+    a short silence sends the turn, and the answer is spoken with the microphone's sound
+    going nowhere (it would be sent as the next turn); then it listens again."""
+    panel = open_assistant(page)
+    page.get_by_role("button", name="Hands-free").click()
+    listening = "window.__mic.detecting > 0"
+    page.wait_for_function(listening)
+    page.wait_for_timeout(200)  # the worklet's first frames reach the detector
+    page.evaluate("b64 => window.__mic.say(b64)", recordings[REQUEST])
+    expect(tree_link(page, "Cardiology")).to_be_visible(timeout=20_000)
+    page.wait_for_function("window.__spoken.some(u => u.text.includes('Cardiology'))")
+    # Listening again once the answer is said, with a detector of its own.
+    page.wait_for_function(listening)
+    page.wait_for_timeout(200)
+    page.evaluate("b64 => window.__mic.say(b64)", recordings["what does aorta mean"])
+    expect(panel).to_contain_text(AORTA, timeout=20_000)
+    screenshot(page, "voice-conversation-provider")
+    page.keyboard.press("Escape")
+    expect(page.locator("#ai-voice")).to_have_attribute("data-listening", "false")
+    assert [r.text for r in provider.requests] == [REQUEST, "what does aorta mean"]

@@ -106,9 +106,3 @@ def test_the_provider_transcribes_a_held_turn_and_the_level_moves_meanwhile(
     page.wait_for_function("window.__lexicalVisualiser.running === 0")
     journal = get_json(f"{mock}/__aimock/journal", KEY)
     assert len([e for e in journal if e["path"].endswith("/audio/transcriptions")]) == 1
-
-
-def test_hands_free_says_it_needs_the_browsers_recognition(page: Page) -> None:
-    page.get_by_role("button", name="Hands-free").click()
-    expect(page.locator("#toast")).to_contain_text("Hands-free needs your browser's speech")
-    expect(page.locator("#ai-voice")).to_have_attribute("data-listening", "false")

@@ -65,10 +65,6 @@ if TYPE_CHECKING:
 
 TICK_S = 0.1
 REPLY_WAIT_S = 20.0  # a question asked aloud stops listening after this; only a yes confirms
-HANDS_FREE_NEEDS_RECOGNITION = (
-    "Hands-free needs your browser's speech recognition, which hears when you pause. While your "
-    "provider transcribes, hold the talk button (or Ctrl+M) while you speak."
-)
 
 
 class VoicePage(LadderPage, Protocol):
@@ -112,7 +108,14 @@ class VoiceGlue:
         )
         self.ladder = VoiceLadder(assistant, self._where_changed)
         self.usage = VoiceUsage(assistant)
-        self.recogniser = VoiceRecogniser(assistant, self.mic, self.ladder, self.usage, self.feed)
+        self.recogniser = VoiceRecogniser(
+            assistant,
+            self.mic,
+            self.ladder,
+            self.usage,
+            self.feed,
+            conversation=lambda: self._conversation,
+        )
         self.answer = AnswerSpeaker(self.speaker, lambda: self.lang, self._words, self._answering)
         self.voice_bar = VoiceBar(self.mic)
 
@@ -171,10 +174,6 @@ class VoiceGlue:
         self.feed(Press(now(), "conversation" if mode == "conversation" else "push_to_talk"))
 
     def toggle_conversation(self) -> None:
-        if self.state.phase == "idle" and self.ladder.rung().path == "provider":
-            # A recording has no words until it is sent, so no pause can end the turn.
-            self.page.show_toast(HANDS_FREE_NEEDS_RECOGNITION)
-            return
         self.press("conversation")
 
     # --- the machine --------------------------------------------------------------------------
@@ -288,7 +287,8 @@ class VoiceGlue:
 
     def _speaking_started(self) -> None:
         self.usage.speaking_started()
-        self.feed(SpeakingStarted(now()))
+        # On the provider's rung the answer would be recorded and sent as the next turn.
+        self.feed(SpeakingStarted(now(), interruptible=self.ladder.rung().path != "provider"))
         if self._done_after_speech:
             self._done_after_speech = False
             self.feed(AnswerDone(now()))

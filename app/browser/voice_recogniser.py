@@ -1,6 +1,7 @@
 """Hearing the user for the assistant: a session on the page's recognition ladder
 (app/browser/hearing.py: the browser's recogniser, on this device or not, or the provider
-transcribing a recording), with the open folder's terms as hints. Its events are timed for the
+transcribing a recording while the talk button is held, or each utterance in a hands-free
+conversation), with the open folder's terms as hints. Its events are timed for the
 usage log and fed on.
 """
 
@@ -40,13 +41,20 @@ class VoiceRecogniser:
         ladder: VoiceLadder,
         usage: VoiceUsage,
         feed: Callable[[Event], None],
+        *,
+        conversation: Callable[[], bool],
     ) -> None:
         self.assistant, self.mic, self.ladder, self.usage = assistant, mic, ladder, usage
         self._feed = feed
+        self._conversation = conversation
         self.session: LadderSession | None = None
 
     def start(self) -> None:
-        self.session = self.ladder.page.hearing.session(self._recognised, self.mic)
+        # A conversation has no button to let go: the provider is sent each utterance.
+        utterances = self._conversation()
+        self.session = self.ladder.page.hearing.session(
+            self._recognised, self.mic, utterances=utterances
+        )
         self.session.start(self.ladder.lang, phrases=self._phrases())
 
     def stop(self) -> None:

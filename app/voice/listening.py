@@ -161,9 +161,13 @@ class AnswerDone:
 
 @dataclass(frozen=True, slots=True)
 class SpeakingStarted:
-    """Speech synthesis began saying the answer."""
+    """Speech synthesis began saying the answer. `interruptible`: the user may talk over it,
+    so conversation mode listens meanwhile; not where the microphone's sound is sent to the
+    provider, which would be sent the answer being spoken (speechSynthesis is outside the
+    browser's echo cancellation) as the user's next words."""
 
     at: float
+    interruptible: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,8 +300,8 @@ def step(state: Listener, event: Event) -> Step:
             return replace(state, answering=state.phase == "thinking" or state.answering), ()
         case AnswerDone():
             return _answer_done(state)
-        case SpeakingStarted():
-            return _speaking_started(state)
+        case SpeakingStarted(interruptible=interruptible):
+            return _speaking_started(state, interruptible=interruptible)
         case SpeakingEnded():
             return _speaking_ended(state)
         case _:
@@ -489,11 +493,11 @@ def _answer_done(state: Listener) -> Step:
     return (state, ()) if state.voice else _next_turn(state)
 
 
-def _speaking_started(state: Listener) -> Step:
+def _speaking_started(state: Listener, *, interruptible: bool) -> Step:
     if state.phase not in ("thinking", "speaking"):
         return state, ()
     state = replace(state, phase="speaking", voice=True)
-    if state.mode != "conversation":
+    if state.mode != "conversation" or not interruptible:
         return state, ()
     # Listening while it speaks is what lets the user interrupt by talking.
     if state.recognizer == "off":

@@ -214,6 +214,19 @@ def test_conversation_listens_while_speaking_and_again_after_the_answer() -> Non
     assert effects == [Send("yes", ("yes",)), StopRecognition()]
 
 
+def test_where_it_would_hear_its_own_answer_it_listens_again_only_after_speaking() -> None:
+    """The provider's rung: the microphone's sound is cut into utterances and sent, and the
+    answer being spoken would be one of them (speechSynthesis is outside the browser's echo
+    cancellation), so no session runs while it speaks; the next turn starts after."""
+    state, effects = run([SpeakingStarted(3.1, interruptible=False)], answered_conversation())
+    assert effects == []
+    state, effects = run([AnswerDone(4.0), SpeakingEnded(5.0)], state)
+    assert effects == [StartRecognition()]
+    assert view(state).phase == "listening"
+    state, effects = run([RecognitionStart(5.1), Result(6.0, (final("more"),)), Tick(7.5)], state)
+    assert effects == [Send("more", ("more",)), StopRecognition()]
+
+
 def test_talking_over_the_answer_interrupts_it() -> None:
     state, _ = run([SpeakingStarted(3.1), RecognitionStart(3.2)], answered_conversation())
     state, effects = run([SpeechStart(3.5)], state)
