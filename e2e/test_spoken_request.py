@@ -1,8 +1,9 @@
 """A spoken request to the Architect, heard by a real recogniser (issue 24), in a page like
-Debian's Chromium: its own `SpeechRecognition` is left as it is and refuses (hints, then
-`audio-capture`), so holding the talk button records the microphone and the provider
-transcribes it. The provider is e2e/transcriber.py (pocketsphinx) set up in AI settings as a
-user would; it passes the chat on to the aimock emulator, which scripts the Architect's turns.
+Debian's Chromium (its own `SpeechRecognition` is left as it is and refuses: hints, then
+`audio-capture`) and in one like Firefox (no `SpeechRecognition`), so holding the talk button
+records the microphone and the provider transcribes it. The provider is e2e/transcriber.py
+(pocketsphinx) set up in AI settings as a user would; it passes the chat on to the aimock
+emulator, which scripts the Architect's turns.
 
 The learner speaks through the scripted microphone of e2e/scripted_microphone.js (an espeak-ng
 recording played into the stream getUserMedia hands out) while the button is held.
@@ -21,6 +22,7 @@ from e2e.lexical_ui import COMPATIBLE, configure_ai, open_assistant, tree_link
 from e2e.scripted_microphone import FLAGS, SCRIPT, record
 from e2e.test_pronounce import SYNTHESIS_DOUBLE
 from e2e.test_real_recogniser import set_speech_to_text
+from e2e.test_voice_provider import NO_RECOGNITION
 from e2e.transcriber import MODEL, Transcriber, running_transcriber
 from scripts import chromium
 from tests.llm.aimock import running_aimock
@@ -68,12 +70,17 @@ def provider(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Transcriber]:
         yield server
 
 
-@pytest.fixture
-def page(browser: Browser, base_url: str, provider: Transcriber) -> Iterator[Page]:
+@pytest.fixture(params=["chromium-recogniser", "no-recogniser"])
+def page(
+    request: pytest.FixtureRequest, browser: Browser, base_url: str, provider: Transcriber
+) -> Iterator[Page]:
+    """As Debian's Chromium (its recogniser refuses), or as Firefox (it has none)."""
     guard = ProviderGuard(base_url, provider.url)
     context = guarded_context(browser, guard)
     context.add_init_script(path=SCRIPT)
     context.add_init_script(path=SYNTHESIS_DOUBLE)
+    if request.param == "no-recogniser":
+        context.add_init_script(NO_RECOGNITION)
     try:
         page = open_app(context, base_url)
         open_assistant(page)
@@ -93,7 +100,8 @@ def test_a_spoken_request_is_heard_by_the_provider_and_done_by_the_architect(
     open_assistant(page)
     page.get_by_role("button", name="Hold to talk").hover()
     page.mouse.down()
-    # Chromium's recogniser refused; the provider's recording has the microphone open.
+    # Chromium's recogniser refused (or there is none); the provider's recording has the
+    # microphone open.
     page.wait_for_function("window.__mic.opened > 0")
     page.wait_for_timeout(300)  # the recorder's first chunk
     page.evaluate("b64 => window.__mic.say(b64)", recordings[REQUEST])
