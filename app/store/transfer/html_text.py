@@ -17,12 +17,16 @@ _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::[^}]*)?\}\}", re.DOTALL)
 # Most fields hold only plain formatting: tags without scripts, comments or odd quoting, and
 # whole entities. Such text is read by three substitutions instead of the (slow) parser, with
-# the same result (tests/store/transfer/test_anki.py checks that it is the same).
+# the same result (tests/store/transfer/test_anki.py checks that it is the same). Each
+# character is taken by one alternative only (text is never `<` or `&`, a tag starts with `<`,
+# an entity with `&`, and each ends at one place), so a field that is not simple (a comment at
+# its end) fails in linear time; `[^<&]+` here let the engine split a run of text every
+# possible way, and a 330-character field of a public deck never finished.
 _ATTRIBUTES = r"(?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:=\"[^\"<>]*\")?)*\s*/?>"
 _KEPT = rf"(?!(?:{'|'.join(sorted(_DROPPED))})\b)[a-zA-Z][a-zA-Z0-9]*"  # not a dropped tag
 _TAG = rf"<{_KEPT}{_ATTRIBUTES}|</{_KEPT}\s*>"
 _ENTITY = r"&(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});"
-_SIMPLE = re.compile(rf"(?:[^<&]+|{_TAG}|{_ENTITY})*", re.IGNORECASE)
+_SIMPLE = re.compile(rf"(?:[^<&]|{_TAG}|{_ENTITY})*", re.IGNORECASE)
 _BLOCK_NAMES = "|".join(sorted(_BLOCKS))
 # A line break: a start tag of br or a block, or a block's end tag (not br's).
 _LINE_TAG = re.compile(rf"<(?:br|{_BLOCK_NAMES})\b{_ATTRIBUTES}|</(?:{_BLOCK_NAMES})\s*>", re.I)

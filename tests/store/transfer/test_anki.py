@@ -15,6 +15,7 @@ from app.domain import InvalidInput
 from app.store.transfer import anki, html_text
 from app.store.transfer.html_text import html_to_text
 from tests.anki_decks import make_apkg, newer_format_package, rename_member, sample_deck
+from tests.bounded import finishes
 from tests.store.helpers import dump, make_store
 from tests.store.transfer.workspaces import assert_refused, parse, preview, sample_store
 
@@ -102,6 +103,14 @@ def test_notes_that_cannot_be_words_are_skipped_with_their_number() -> None:
 )
 def test_html_becomes_plain_text_safely(html: str, text: str) -> None:
     assert html_to_text(html) == text
+
+
+def test_a_long_field_of_spans_ending_in_a_comment_is_read_at_once() -> None:
+    """A public Chinese deck's Reading field (~330 characters of tone spans, then a comment)
+    froze the tab: the fast path's pattern backtracked exponentially before the parser got it."""
+    spans = "".join(f'<span class="tone{n % 5}">zh&#333;ng</span> ' for n in range(400))
+    field = f"{spans}<!-- reading -->"
+    assert finishes(html_to_text, field) == " ".join(["zhōng"] * 400)
 
 
 def test_the_newer_anki_format_gets_a_message_that_says_what_to_do() -> None:
