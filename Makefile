@@ -32,11 +32,12 @@ bench: $(DEPS) vendor build chromium
 bench-smoke: $(DEPS) vendor build chromium
 	$(BIN)/python -m bench --smoke
 
-lint: $(DEPS)
+lint: $(DEPS) $(NODE_DEPS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/python -m scripts.check_patterns
 
 $(DEPS): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)

@@ -97,10 +97,13 @@ async def run_loop(
 
 
 # A tool call written into the answer: "functions.NAME: {…}", "NAME({…})", or a JSON object
-# naming the tool ({"name": "NAME", "arguments": …}), alone in the message.
+# naming the tool ({"name": "NAME", "arguments": …}), alone in the message. A code fence's
+# language ends at a space or line break, so it is never read as the tool's name (with `\w*`
+# there, a long reply was tried once per way of splitting its first word).
+_FENCE = r"(?:```(?:[A-Za-z]*\s)?\s*)?"
 _WRITTEN_CALL = re.compile(
-    r"^\s*(?:```\w*\s*)?(?:functions\.)?(?P<bare>[A-Z][A-Z0-9_]{2,})\s*[:(]\s*\{"
-    r'|^\s*(?:```\w*\s*)?\{\s*"name"\s*:\s*"(?P<named>[A-Z][A-Z0-9_]{2,})"',
+    rf"^\s*{_FENCE}(?:functions\.)?(?P<bare>[A-Z][A-Z0-9_]{{2,}})\s*[:(]\s*\{{"
+    rf'|^\s*{_FENCE}\{{\s*"name"\s*:\s*"(?P<named>[A-Z][A-Z0-9_]{{2,}})"',
 )
 
 

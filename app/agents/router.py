@@ -43,7 +43,9 @@ _WEIGHTS: dict[str, tuple[Agent, int]] = {
     **{w: ("scholar", STRONG) for w in _SCHOLAR_WORDS.split()},
     **{w: ("scholar", WEAK) for w in _QUESTION_WORDS.split()},
 }
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|«[^»]*»|„[^“”]*[“”]|(?<!\w)'[^']+'(?!\w)")
+# A quote ends at its closing mark, or at the next opening one: an unclosed quote is then
+# looked past once, not from every opening mark to the end of the message.
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^“”]*”|‘[^‘’]*’|«[^«»]*»|„[^„“”]*[“”]|(?<!\w)'[^']+'(?!\w)")
 _WORD = re.compile(r"\w+")
 _SUFFIXES = ("ing", "es", "ed", "s", "d")
 

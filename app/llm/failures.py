@@ -26,7 +26,8 @@ _SECONDS = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
 _OVERFLOW_CODES = {"context_length_exceeded", "exceed_context_size_error"}  # OpenAI, llama.cpp
 # vLLM, LM Studio, older llama.cpp and Gemini say it only in words.
 _OVERFLOW_WORDS = re.compile(
-    r"context (?:size|length|window)|input token count .* exceeds|too many tokens", re.IGNORECASE
+    r"context (?:size|length|window)|input token count \(?\d+\)? exceeds|too many tokens",
+    re.IGNORECASE,
 )
 
 

@@ -120,7 +120,8 @@ def _is_cell(el: El) -> bool:
 
 
 _URL = re.compile(r"(?:https?://|mailto:|www\.)\S+", re.IGNORECASE)
-_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>", re.DOTALL)
+# A comment ends at "-->", or gives up at the next "<!--" (an unclosed one is read once).
+_TAG = re.compile(r"<!--(?:[^<-]|<(?!!--)|-(?!->))*-->|</?[A-Za-z][^<>]*>")
 # Markup that survives as literal text (unmatched or raw): dropped inside words, a space between.
 # "#" goes too, even as a number sign ("#3"): a number sign kept at a sentence's start would
 # read as a heading once a cut for "Want more?" lands before it, and voices read it unevenly.

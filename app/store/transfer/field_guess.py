@@ -91,7 +91,7 @@ UNDERSTOOD_NAMES = (
     "term (or word, front), meanings (or meaning, translation, back), notes (or example), "
     "folder (or deck), lang (or language) and color, in English or several other languages"
 )
-_ID = re.compile(r"^[^\s]*\d[^\s]*$")
+_ID = re.compile(r"^[^\s\d]*\d\S*$")  # a word with a digit in it (at its first digit)
 
 
 def name_kind(name: str) -> Kind | None:

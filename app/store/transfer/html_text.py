@@ -13,8 +13,9 @@ _BLOCKS = frozenset(
     | {f"h{n}" for n in range(1, 7)}
 )
 _DROPPED = frozenset({"script", "style", "head", "title", "template", "object"})
-_SOUND = re.compile(r"\[sound:[^\]]*\]")
-_CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::[^}]*)?\}\}", re.DOTALL)
+# Neither reaches past the next opening mark, so unclosed ones are read once, not each to the end.
+_SOUND = re.compile(r"\[sound:[^\][]*\]")
+_CLOZE = re.compile(r"\{\{c\d+::((?:[^:{}]|:(?!:))*)(?:::[^{}]*)?\}\}")
 # Most fields hold only plain formatting: tags without scripts, comments or odd quoting, and
 # whole entities. Such text is read by three substitutions instead of the (slow) parser, with
 # the same result (tests/store/transfer/test_anki.py checks that it is the same). Each
