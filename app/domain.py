@@ -98,7 +98,8 @@ def check_meanings(values: list[str]) -> list[str]:
         raise ValueError(f"must be at most {MEANINGS_MAX} meanings (there are {len(kept)})")
     for meaning in kept:
         if len(meaning) > MEANING_MAX:
-            raise ValueError(f"each meaning must be at most {MEANING_MAX:,} characters")
+            too_long = f"must each be at most {MEANING_MAX:,} characters (one has {len(meaning):,})"
+            raise ValueError(too_long)
         if _bad_chars(meaning, lines=True):
             raise ValueError("must not contain control characters")
     return kept

@@ -277,6 +277,23 @@ def test_closing_bulk_paste_asks_before_discarding_the_pasted_text(app: Page) ->
     expect(app.get_by_text("No words yet.")).to_be_visible()
 
 
+def test_a_pasted_line_of_a_megabyte_is_previewed_with_its_problem(app: Page) -> None:
+    """Issue 25: one 1 MB line pasted into Bulk paste froze the page for minutes."""
+    create_folder(app, "Big")
+    focus_outside_fields(app)
+    app.keyboard.press("b")
+    box = dialog(app)
+    box.get_by_label("Lines to add").focus()
+    app.keyboard.insert_text("huge - " + "x" * 1_000_000)  # as a paste arrives
+    expect(box.get_by_text("0 to add · 0 duplicates · 1 with problems")).to_be_visible()
+    expect(box.get_by_role("table", name="Preview")).to_contain_text(
+        "✗ The meanings must each be at most 2,000 characters (one has 1,000,000)."
+    )
+    app.keyboard.press("Control+a")
+    app.keyboard.insert_text("small - fine")  # the page still answers at once
+    expect(box.get_by_text("1 to add · 0 duplicates · 0 with problems")).to_be_visible()
+
+
 def test_bulk_paste_previews_adds_only_good_lines_and_undoes_in_one_step(app: Page) -> None:
     create_folder(app, "Biology", emoji="🧬")
     add_word(app, "mitochondrion", ["powerhouse of the cell"])
