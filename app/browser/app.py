@@ -37,6 +37,7 @@ from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.timers import Timeout
 from app.browser.transfer import TransferGlue, save_download
+from app.browser.typed_ahead import TypedAhead, clears, empty_on_send, put_back
 from app.domain import LexicalError
 from app.saving import SaveStatus
 from app.tasks import start_now
@@ -118,12 +119,13 @@ class Page:
         self.main = by_id("main")
         # Redraws patch these regions: an edit replaces one row, not the whole folder.
         self.tree_region = Region(self.tree)
-        self.main_region = Region(self.main)
+        self.main_region = Region(self.main, keep=TypedAhead)
         self.dialog = by_id("dialog")
         self.toast = by_id("toast")
         self.status = by_id("save-status")
         self.banner = by_id("banner")
         self._last_form: Any = None
+        self._sent: tuple[Any, dict[str, str]] | None = None  # an emptied form, what it held
         self._toast_task: asyncio.Task[None] | None = None
         self._input_task: asyncio.Task[None] | None = None
         self._counts_task: asyncio.Task[None] | None = None
@@ -461,6 +463,9 @@ class Page:
 
     def show_error(self, message: str) -> None:
         form = self._last_form
+        if self._sent is not None and self._sent[0] is form:
+            put_back(*self._sent)
+        self._sent = None
         slot = form.querySelector(FORM_ERROR) if found(form) else None
         if found(slot) and form.isConnected:
             slot.textContent = message
@@ -556,8 +561,10 @@ class Page:
             if fields.get("mode") == "replace":  # a restore: the old collection's words go
                 self.last_screen.forget()
             self.transfer.submit(form, fields)
-        else:
-            self.run(action, data(form, "id"), fields)
+            return
+        # Keys typed from now on belong to the next word (app/browser/typed_ahead.py).
+        self._sent = (form, empty_on_send(form)) if clears(form) else None
+        self.run(action, data(form, "id"), fields)
 
     def _on_input(self, event: Any) -> None:
         if getattr(event, "isComposing", False):

@@ -9,7 +9,7 @@ browser's performance timeline.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -50,13 +50,18 @@ def replace_children(target: Any, *nodes: Node) -> None:
         target.replaceChildren(fragment)
 
 
+# Given a DOM node about to be replaced: what to do to its replacement.
+Keep = Callable[[Any], Callable[[Any], None]]
+
+
 class Region:
     """A container showing one element tree; each update touches only what changed
     (app.ui.diff), falling back to a full rebuild if the DOM is not the shape expected."""
 
-    def __init__(self, element: Any) -> None:
+    def __init__(self, element: Any, keep: Keep = lambda _node: lambda _new: None) -> None:
         self.element = element
         self._shown: El | None = None
+        self._keep = keep  # what a part about to be replaced holds that its replacement gets
 
     @property
     def shown(self) -> El | None:
@@ -80,7 +85,9 @@ class Region:
                 if not found(node):
                     return False
                 if isinstance(patch, Replace):
-                    node.replaceWith(to_dom(patch.node))
+                    replacement, kept = to_dom(patch.node), self._keep(node)
+                    node.replaceWith(replacement)
+                    kept(replacement)
                 else:
                     for child in patch.nodes:
                         node.appendChild(to_dom(child))

@@ -158,6 +158,7 @@ def word_form(word: Word | None, folder_id: int, default_lang: str = "") -> El:
             "data-action": "save-word",
             "data-id": word.id if word else None,
             "data-folder": folder_id,
+            "data-clears": None if word else "",  # comes back empty: emptied when sent
             "aria-label": f"Edit {word.term}" if word else "Add a word",
         },
         h("div", {"class": "form-grid"}, main_fields),
