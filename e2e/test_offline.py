@@ -154,9 +154,16 @@ def test_starts_and_works_offline_after_one_visit(
 
     context.set_offline(False)
     expect(offline_indicator(page)).to_be_hidden()
-    # Online, the browser fetches it itself (its HTTP cache keeps V8's compiled code).
-    reload(page)
-    assert wasm_from_worker == [True, True, False]
+    # Online, the browser fetches it itself (its HTTP cache keeps V8's compiled code). The
+    # worker learns that the server answers from a probe it sends as the page is asked for;
+    # a runtime asked for before the probe's answer comes from the worker's cache (slower,
+    # never wrong). On a busy machine that race was lost once in a CI run: up to three starts.
+    for _ in range(3):
+        reload(page)
+        if not wasm_from_worker[-1]:
+            break
+    assert wasm_from_worker[:2] == [True, True]
+    assert wasm_from_worker[-1] is False
 
     # The server stops answering while the browser still says it is online (a host that is
     # down, a dead Wi-Fi): the app still starts, everything from the worker's cache.
