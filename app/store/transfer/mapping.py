@@ -55,6 +55,10 @@ def build(source: RecordSource, choices: ImportChoices) -> Steps[ParsedImport]:
             done += 1
             if done % CHUNK == 0:
                 yield Progress("Mapping the fields", done, total)
+        if shape.cut:
+            builder.remarks.append(
+                _cut_remark(table.title if len(source.tables) > 1 else "", shape.cut)
+            )
     study = _followed(source.study, {w.id for w in builder.words})
     if lang:  # the folders the file brings take it as their default too
         builder.folders = [
@@ -65,6 +69,19 @@ def build(source: RecordSource, choices: ImportChoices) -> Steps[ParsedImport]:
         builder.parsed(source.name, source.kind, source.item_label, study),
         source=source,
         choices=choices,
+    )
+
+
+LINES_NAMED = 10  # of the lines whose notes were cut; the rest are counted
+
+
+def _cut_remark(title: str, lines: list[int]) -> str:
+    named = ", ".join(map(str, lines[:LINES_NAMED]))
+    more = f" and {len(lines) - LINES_NAMED:,} more" if len(lines) > LINES_NAMED else ""
+    where = f"{title}: " if title else ""
+    return (
+        f"{where}Notes longer than {TEXT_MAX:,} characters were cut there (a meaning too long "
+        f"to be one goes to the notes): line{'s' if len(lines) > 1 else ''} {named}{more}."
     )
 
 
@@ -92,6 +109,7 @@ class _Shape:
         self.first = {role: roles.index(role) for role in set(roles)}  # a role's first field
         self.keep_id = keep_id
         self.lang = lang
+        self.cut: list[int] = []  # lines whose notes were cut to what a word holds
 
     def _first(self, record: Record, role: Role) -> str:
         index = self.first.get(role)
@@ -104,6 +122,9 @@ class _Shape:
         folder = (*record.folder, *split_path(path)) if path else record.folder
         term = " ".join(self._first(record, "term").split("\n"))
         meanings, notes = self._texts(record)
+        if len(notes) > TEXT_MAX:
+            notes = notes[: TEXT_MAX - 1] + "…"
+            self.cut.append(record.line)
         lang = self._first(record, "lang").strip() or self.lang
         color = self._first(record, "color").strip().lower()
         if not term.strip() and not (meanings or notes or lang or color):
@@ -139,10 +160,7 @@ class _Shape:
                     meanings.extend(lines)
                     continue
             notes.append(f"{label}: {value}" if label else value)
-        text = "\n\n".join(notes)
-        if len(text) > TEXT_MAX:
-            text = text[: TEXT_MAX - 1] + "…"
-        return meanings, text
+        return meanings, "\n\n".join(notes)
 
 
 def _followed(study: StudyData | None, words: set[int | None]) -> StudyData | None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from app.domain import InvalidInput
+from app.domain import TEXT_MAX, InvalidInput
 from app.inputs import NewFolder, NewWord
 from app.store import Store
 from app.store.transfer.csv_io import detect_delimiter, join_path, split_path
@@ -131,6 +131,21 @@ def test_a_header_is_recognised_in_any_order_and_unknown_columns_go_to_the_notes
     assert [f.name for f in parsed.workspace.folders] == ["Bio::x"]
     assert parsed.choices is not None
     assert parsed.choices.tables[0].roles == ("meanings", "term", "folder", "notes")
+
+
+def test_notes_longer_than_a_word_can_hold_are_cut_and_the_preview_says_where() -> None:
+    """Issue 25: a 100,000-character notes cell was marked "add" and stored cut, unsaid."""
+    long = "n" * 100_000
+    data = f"term,meaning,notes\nfine,ok,short\nlong,ok,{long}\nalso,{'m' * 3_000},x\n"
+    parsed = parse("w.csv", data.encode())
+    notes = {w.term: w.notes for w in parsed.workspace.words}
+    assert len(notes["long"]) == TEXT_MAX
+    assert notes["long"].endswith("…")
+    assert notes["fine"] == "short"
+    assert parsed.remarks == [
+        "Notes longer than 50,000 characters were cut there (a meaning too long to be one goes "
+        "to the notes): line 3."
+    ]
 
 
 def test_a_row_without_a_term_is_listed_with_the_reason() -> None:
