@@ -56,9 +56,8 @@ def build(source: RecordSource, choices: ImportChoices) -> Steps[ParsedImport]:
             if done % CHUNK == 0:
                 yield Progress("Mapping the fields", done, total)
         if shape.cut:
-            builder.remarks.append(
-                _cut_remark(table.title if len(source.tables) > 1 else "", shape.cut)
-            )
+            where = table.title if len(source.tables) > 1 else ""
+            builder.remarks.append(_cut_remark(where, source.item_label.lower(), shape.cut))
     study = _followed(source.study, {w.id for w in builder.words})
     if lang:  # the folders the file brings take it as their default too
         builder.folders = [
@@ -75,13 +74,14 @@ def build(source: RecordSource, choices: ImportChoices) -> Steps[ParsedImport]:
 LINES_NAMED = 10  # of the lines whose notes were cut; the rest are counted
 
 
-def _cut_remark(title: str, lines: list[int]) -> str:
+def _cut_remark(title: str, item: str, lines: list[int]) -> str:
+    """Which rows (lines of a list, notes of a deck) had their notes cut."""
     named = ", ".join(map(str, lines[:LINES_NAMED]))
     more = f" and {len(lines) - LINES_NAMED:,} more" if len(lines) > LINES_NAMED else ""
     where = f"{title}: " if title else ""
     return (
         f"{where}Notes longer than {TEXT_MAX:,} characters were cut there (a meaning too long "
-        f"to be one goes to the notes): line{'s' if len(lines) > 1 else ''} {named}{more}."
+        f"to be one goes to the notes): {item}{'s' if len(lines) > 1 else ''} {named}{more}."
     )
 
 
