@@ -107,9 +107,29 @@ def test_a_new_server_is_allowed_through_one_reload_and_test_key_then_save_work(
     assert guard.outside == []
 
 
+STORAGE_WATCH = """
+for (const area of ["localStorage", "sessionStorage"]) {
+  const storage = window[area];
+  for (let i = 0; i < storage.length; i++) {
+    console.log(`${area} at start: ${storage.key(i)}=${storage.getItem(storage.key(i))}`);
+  }
+}
+const setItem = Storage.prototype.setItem;
+Storage.prototype.setItem = function (key, value) {
+  console.log(`written: ${key}=${value}`);
+  return setItem.call(this, key, value);
+};
+"""
+
+
 def test_saving_a_new_server_keeps_a_key_held_only_in_memory_across_the_reload(
     app: Page, context: BrowserContext
 ) -> None:
+    # Issue 25: the key rode the reload in sessionStorage. Every write to storage, and what
+    # storage holds as each page starts, is reported.
+    written: list[str] = []
+    app.on("console", lambda message: written.append(message.text))
+    context.add_init_script(STORAGE_WATCH)
     seen = serve_models(context)
     box = fill_compatible_server(app, f"{MODELS}/v1", "sk-memory-only")
     box.get_by_label("Model").fill("tiny-1")
@@ -125,3 +145,5 @@ def test_saving_a_new_server_keeps_a_key_held_only_in_memory_across_the_reload(
     box.get_by_role("button", name="Test key").click()
     expect(box.locator("#ai-check")).to_contain_text("It works")
     assert seen == [f"{MODELS}/v1/models"]
+    assert [line for line in written if "sk-memory-only" in line] == []
+    assert app.evaluate("window.name") == ""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from app.browser import connect_policy
+from app.browser import connect_policy, key_handoff
 from app.browser.dom import by_id, form_fields, found, replace_children
 from app.browser.fetch import FetchTransport
 from app.browser.local_storage import put, take
@@ -33,6 +33,11 @@ from app.ui.settings_view import (
 
 TESTING = "Asking the provider…"
 RELOADED_KEY = "lexical-connect-reloaded"  # sessionStorage: at most one reload at startup
+KEY_TOKEN = "key_token"  # in the waiting form: the token the key waits under
+KEY_LOST = (
+    "Your key is kept only in this tab's memory and was lost in the reload that lets the "
+    "page reach this server. Type it again."
+)
 
 
 class SettingsPage(Spawns, Toasts, Protocol):
@@ -69,17 +74,27 @@ class SettingsDialog:
         an older version), allow it and reload once."""
         pending = PendingSettings.parsed(take(PENDING_KEY, session=True))
         if pending is not None:
-            self._carried_key = pending.fields.get("api_key", "")
-            self._show(SettingsForm.from_fields(pending.fields, has_key=bool(self._key)))
-            if pending.then == "save":
-                self.save()
-            else:
-                self.page.spawn(self.test())
-        elif self.store.saved and not connect_policy.reaches(self.store.settings.url):
+            self._resume(pending)
+            return
+        key_handoff.take("")  # a key left waiting by a reload that lost its form: gone
+        if self.store.saved and not connect_policy.reaches(self.store.settings.url):
             connect_policy.remember(self.store.settings.url)
             if take(RELOADED_KEY, session=True) is None:
                 put(RELOADED_KEY, "1", session=True)
                 connect_policy.reload_allowing(self.store.settings.url)
+
+    def _resume(self, pending: PendingSettings) -> None:
+        fields = dict(pending.fields)
+        token = fields.pop(KEY_TOKEN, None)
+        fields.pop("api_key", None)  # where a version before issue 25 left it
+        self._carried_key = key_handoff.take(token or "")
+        self._show(SettingsForm.from_fields(fields, has_key=bool(self._key)))
+        if token and not self._carried_key:
+            self._error(KEY_LOST)
+        elif pending.then == "save":
+            self.save()
+        else:
+            self.page.spawn(self.test())
 
     def _show(self, form: SettingsForm) -> None:
         dialog = self.page.dialog
@@ -132,10 +147,14 @@ class SettingsDialog:
         self, settings: ProviderSettings, fields: dict[str, str], then: Then
     ) -> bool:
         """Reload allowing the settings' server when this page may not reach it; the form
-        and the key wait in this tab for the reload, which does `then` again."""
+        waits in this tab for the reload, which does `then` again, and the key in the tab's
+        name, never in storage (app/browser/key_handoff.py)."""
         if connect_policy.reaches(settings.url):
             return False
-        kept = {**fields, "api_key": settings.api_key.get_secret_value()}
+        kept = {name: value for name, value in fields.items() if name != "api_key"}
+        key = settings.api_key.get_secret_value()
+        if key:
+            kept[KEY_TOKEN] = key_handoff.hold(key)
         put(PENDING_KEY, PendingSettings(then, kept).text(), session=True)
         self._say(f"Reloading once to allow connections to {origin_of(settings.url)}…", ok=True)
         connect_policy.reload_allowing(settings.url)
