@@ -39,6 +39,12 @@ class LoopResult:
 
 
 STOPPED = "You stopped the answer."
+# What a model that does not answer gets (issue 25: both were shown as finished answers).
+WROTE_CALL = (
+    "The model wrote a call of {name} as text instead of making it, so nothing was done. "
+    "Retry, or choose a model that can use tools in AI settings."
+)
+SAID_NOTHING = "The model answered with nothing. Retry, or choose another model in AI settings."
 
 
 async def run_loop(
@@ -76,14 +82,18 @@ async def run_loop(
             max_output_tokens=limits.max_output_tokens,
         )
         message = (await client.complete(request, on_text, cancel)).message
-        imitated = None if limited or repair else imitated_call(message.text, dispatcher.tools)
+        imitated = None if limited else imitated_call(message.text, dispatcher.tools)
         if imitated is not None and not message.tool_calls:
+            if repair:
+                raise ProviderError("bad_response", WROTE_CALL.format(name=imitated))
             # Small local models often write the call instead of making it: one try to
             # repair it, as for bad arguments; the slip stays out of the saved history.
             note = prompts.IMITATED_CALL.format(name=imitated)
             repair = (Message(role="assistant", text=message.text), Message(role="user", text=note))
             continue
         if limited or not message.tool_calls:
+            if not message.text.strip() and not dispatcher.steps:
+                raise ProviderError("bad_response", SAID_NOTHING)
             # Calls made despite "none" are dropped with the raw parts that carry them.
             final = Message(role="assistant", text=message.text) if message.tool_calls else message
             turn.append(final)

@@ -271,7 +271,6 @@ class _Turn:
 
 
 def _summary(dispatcher: Dispatcher) -> str:
-    """An answer made of the step lines, for a model that ended without a word."""
-    if not dispatcher.steps:
-        return "I have nothing to add."
+    """An answer made of the step lines, for a model that ended without a word after using
+    tools (without them, an empty reply fails: app/agents/loop.py)."""
     return "Done:\n" + "\n".join(f"- {s.text}" for s in dispatcher.steps)

@@ -256,12 +256,36 @@ def test_a_tool_call_written_as_text_is_repaired_once_not_shown_as_the_answer(
     assert imitation not in [m.text for m in saved]  # the slip is not kept in the history
 
 
-def test_an_imitated_call_after_the_repair_try_is_the_answer(store: Store) -> None:
-    imitation = 'functions.SEARCH_WORDS: {"query": "aorta"}'
+def test_an_imitated_call_after_the_repair_try_fails_with_a_sentence(store: Store) -> None:
+    """Issue 25: a small local model's second written call was shown as a finished answer."""
+    imitation = 'functions.DELETE_ITEM: {"kind": "folder", "name": "Heart"}'
     model = ScriptedModel(imitation, imitation)
-    result, _events = turn(store, model, "find aorta")
-    assert result.answer == imitation
+    result, events = turn(store, model, "delete the heart folder")
+    assert result.failure is not None
+    assert result.failure.kind == "bad_response"
+    assert result.failure.message == (
+        "The model wrote a call of DELETE_ITEM as text instead of making it, so nothing was "
+        "done. Retry, or choose a model that can use tools in AI settings."
+    )
+    assert isinstance(events[-1], Failed)
     assert len(model.requests) == 2
+    assert [f.name for f in store.folders()] == ["Heart"]
+
+
+def test_an_empty_reply_fails_with_a_sentence(store: Store) -> None:
+    result, _events = turn(store, ScriptedModel("   "), "what is the aorta?")
+    assert result.failure is not None
+    assert result.failure.kind == "bad_response"
+    assert result.failure.message == (
+        "The model answered with nothing. Retry, or choose another model in AI settings."
+    )
+
+
+def test_an_empty_reply_after_tools_ran_lists_what_was_done(store: Store) -> None:
+    model = ScriptedModel(reply("", call("CREATE_FOLDER", name="Lungs")), "")
+    result, _events = turn(store, model, "Create a folder Lungs")
+    assert result.ok
+    assert result.answer.startswith("Done:")
 
 
 def test_ordinary_answers_that_mention_tools_are_answers(store: Store) -> None:

@@ -538,8 +538,16 @@ class Timers:
 timers = Timers()
 
 
+class Window(EventTarget):
+    """The page's window: its events, and the tab's name (app/browser/key_handoff.py)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = ""
+
+
 document = Document()
-window = EventTarget()
+window = Window()
 js = ModuleType("js")
 ffi = ModuleType("pyodide.ffi")
 
