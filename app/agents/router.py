@@ -7,7 +7,10 @@ are what the request is about, not what it asks for ("what does 'delete' mean?")
 count. A keyword counts once however often it comes back, and when the request's first line
 names any keyword, that line alone decides: the lines after it are usually a pasted list
 ("Create a folder called Biology with these words: …") whose definitions are full of "meaning"
-and "example". The reason names the words that decided, for the badge in the panel.
+and "example". A request that opens with a verb (after "please", "can you"…) asks for that:
+"Add the word X with the meaning Y" and "Change the meaning of X" go to the Architect, whatever
+nouns follow, and "Explain how folders work" to the Scholar. The reason names the words that
+decided, for the badge in the panel.
 """
 
 from __future__ import annotations
@@ -31,6 +34,30 @@ _ARCHITECT_NOUNS = "folder folders subfolder subfolders"
 _SCHOLAR_WORDS = (
     "explain define definition meaning mean etymology origin example mnemonic teach quiz "
     "pronounce pronunciation difference synonym antonym describe tell translate usage"
+)
+# Verbs a Scholar request opens with ("Explain …", "Tell me …"); the rest of its words are nouns.
+_SCHOLAR_VERBS = frozenset(
+    ["explain", "define", "teach", "quiz", "pronounce", "describe", "tell", "translate"]
+)
+# What may come before the verb of a request.
+_OPENERS = frozenset(
+    [
+        "please",
+        "kindly",
+        "now",
+        "ok",
+        "okay",
+        "so",
+        "then",
+        "also",
+        "and",
+        "just",
+        "can",
+        "could",
+        "would",
+        "will",
+        "you",
+    ]
 )
 # Question words also open relative clauses ("move the words which ..."), so they weigh less.
 _QUESTION_WORDS = "what why how who when which"
@@ -92,7 +119,32 @@ def route(text: str, override: Override = "auto") -> Route:
     if override != "auto":
         return Route(override, f"{_label(override)}: chosen by you", scores)
     winner: Agent = "architect" if scores["architect"] > scores["scholar"] else "scholar"
+    asked = _opening_verb(first_line)
+    tied = scores["architect"] == scores["scholar"]
+    if asked is not None and (tied or _WEIGHTS[asked][0] != winner):
+        winner = _WEIGHTS[asked][0]
+        others = ", ".join(
+            f"'{w}'" for w in found["scholar" if winner == "architect" else "architect"]
+        )
+        return Route(
+            winner, f"{_label(winner)}: '{asked}' opens the request (over {others})", scores
+        )
     return Route(winner, _reason(winner, scores, found), scores)
+
+
+def _opening_verb(line: str) -> str | None:
+    """The verb a request opens with, after any polite openers: a write verb of the
+    Architect's or a teaching verb of the Scholar's."""
+    for token in words(line):
+        if token in _OPENERS:
+            continue
+        verb = base_form(token, _WEIGHTS)
+        if verb is None:
+            return None
+        agent, weight = _WEIGHTS[verb]
+        is_verb = weight == STRONG and (agent == "architect" or verb in _SCHOLAR_VERBS)
+        return verb if is_verb else None
+    return None
 
 
 def _scored(text: str) -> tuple[dict[Agent, int], dict[Agent, list[str]]]:

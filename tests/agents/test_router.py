@@ -27,7 +27,7 @@ ANY_TEXT = st.text(max_size=200)
         ("Moving these into Biology, please", "architect", "Architect: 'move'"),
         ("ＣＲＥＡＴＥ a FOLDER!!!", "architect", "Architect: 'create', 'folder'"),
         (
-            "Organisé… ÉXPLAIN?",
+            "Mitochondria: organisé… ÉXPLAIN?",
             "scholar",
             "Scholar: ambiguous ('organise' vs 'explain'), so answering without changing anything",
         ),
@@ -67,9 +67,65 @@ def test_examples(text: str, agent: Agent, reason: str) -> None:
     assert (result.agent, result.reason) == (agent, reason)
 
 
+@pytest.mark.parametrize(
+    ("text", "agent", "reason"),
+    [
+        (
+            "Add the word osmosis to Biology with the meaning water crossing a membrane",
+            "architect",
+            "Architect: 'add' opens the request (over 'meaning')",
+        ),
+        (
+            "Change the meaning of aorta to main artery",
+            "architect",
+            "Architect: 'change' opens the request (over 'meaning')",
+        ),
+        (
+            "Please put an example sentence in the notes of aorta",
+            "architect",
+            "Architect: 'put' opens the request (over 'example')",
+        ),
+        (
+            "Explain how to move a folder",
+            "scholar",
+            "Scholar: 'explain' opens the request (over 'move', 'folder')",
+        ),
+        ("Can you tell me what a subfolder is?", "scholar", "Scholar: 'tell', 'what'"),
+    ],
+)
+def test_the_verb_a_request_opens_with_is_what_it_asks(
+    text: str, agent: Agent, reason: str
+) -> None:
+    """Issue 25: "Add the word X … with the meaning …" went to the Scholar as a tie."""
+    result = route(text)
+    assert (result.agent, result.reason) == (agent, reason)
+
+
 def test_an_override_says_it_was_the_users_choice() -> None:
     assert route("explain aorta", "architect").reason == "Architect: chosen by you"
     assert route("delete everything", "scholar").agent == "scholar"
+
+
+@given(
+    st.sampled_from(["", "please ", "can you ", "Could you please ", "ok, so "]),
+    st.sampled_from(ARCHITECT_VERBS),
+    st.lists(st.sampled_from([*SCHOLAR_WORDS, "the", "word", "aorta", "with", "what"]), max_size=8),
+)
+def test_a_request_that_opens_with_a_write_verb_goes_to_the_architect(
+    opener: str, verb: str, rest: list[str]
+) -> None:
+    assert route(f"{opener}{verb} {' '.join(rest)}").agent == "architect"
+
+
+@given(
+    st.sampled_from(["", "please ", "can you "]),
+    st.sampled_from(["explain", "define", "teach", "describe", "translate"]),
+    st.lists(st.sampled_from([*ARCHITECT_VERBS, "folder", "the", "how", "to"]), max_size=8),
+)
+def test_a_request_that_opens_with_a_teaching_verb_goes_to_the_scholar(
+    opener: str, verb: str, rest: list[str]
+) -> None:
+    assert route(f"{opener}{verb} {' '.join(rest)}").agent == "scholar"
 
 
 @given(ANY_TEXT, st.sampled_from(["architect", "scholar"]))
@@ -111,7 +167,8 @@ def test_ties_go_to_the_scholar(data: st.DataObject, count: int) -> None:
     words = data.draw(
         st.lists(st.sampled_from(SCHOLAR_WORDS), min_size=count, max_size=count, unique=True)
     )
-    text = " ".join(data.draw(st.permutations(verbs + words)))
+    # Opened by what the request is about: a verb first would say what it asks for.
+    text = "aorta: " + " ".join(data.draw(st.permutations(verbs + words)))
     result = route(text)
     assert result.scores["architect"] == result.scores["scholar"]
     assert result.agent == "scholar"
