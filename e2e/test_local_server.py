@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import Guard, ProviderGuard, screenshot
+from e2e.conftest import BOOT_TIMEOUT_MS, READY, Guard, ProviderGuard, screenshot
 from e2e.lexical_ui import (
     COMPATIBLE,
     ask_assistant,
@@ -20,6 +20,7 @@ from e2e.lexical_ui import (
     configure_ai,
     fill_compatible_server,
     last_answer,
+    toast,
     tree,
     tree_link,
 )
@@ -74,6 +75,32 @@ def test_an_address_without_v1_is_caught_by_test_key_and_the_fix_works(
     box.get_by_role("button", name="Test key").click()
     expect(check).to_contain_text("It works")
     expect(box.get_by_role("combobox", name="Model")).to_have_value(MODEL)
+
+
+def test_save_offers_v1_for_an_address_without_a_path(app: Page, llama: LlamaServer) -> None:
+    """Issue 25: Save kept the address without /v1 and every question got 404."""
+    box = fill_compatible_server(app, llama.url)
+    box.get_by_label("Model").fill(MODEL)
+    box.get_by_role("button", name="Save").click()
+    error = box.locator("#ai-settings-error")
+    expect(error).to_contain_text(f"{llama.url} has no path, so every question would get 404")
+    screenshot(app, "local-server-save-offers-v1")
+    box.get_by_role("button", name=f"Use {llama.url}/v1").click()
+    app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)  # the one reload allowing it
+    expect(toast(app)).to_contain_text("AI settings saved", timeout=BOOT_TIMEOUT_MS)
+    app.get_by_role("button", name="AI settings").first.click()
+    expect(box.get_by_label("Base URL")).to_have_value(f"{llama.url}/v1")
+
+
+def test_save_keeps_an_address_without_a_path_when_told_to(app: Page, llama: LlamaServer) -> None:
+    box = fill_compatible_server(app, llama.url)
+    box.get_by_label("Model").fill(MODEL)
+    box.get_by_role("button", name="Save").click()
+    box.get_by_role("button", name="Save as typed").click()
+    app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
+    expect(toast(app)).to_contain_text("AI settings saved", timeout=BOOT_TIMEOUT_MS)
+    app.get_by_role("button", name="AI settings").first.click()
+    expect(box.get_by_label("Base URL")).to_have_value(llama.url)
 
 
 def test_a_tool_call_lost_in_an_empty_stream_is_asked_again_and_the_folder_made(

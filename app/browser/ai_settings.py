@@ -14,14 +14,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from app.browser import connect_policy, key_handoff
-from app.browser.dom import by_id, form_fields, found, replace_children
+from app.browser.dom import by_id, form_fields, found, js_object, replace_children
 from app.browser.fetch import FetchTransport
 from app.browser.local_storage import put, take
 from app.browser.page_parts import Spawns, Toasts
 from app.browser.settings_store import SettingsStore
 from app.domain import InvalidInput
 from app.llm.connect import origin_of
-from app.llm.settings import Provider, ProviderSettings, test_key
+from app.llm.settings import Provider, ProviderSettings, missing_v1, test_key, with_v1
 from app.ui.settings_pending import PENDING_KEY, PendingSettings, Then
 from app.ui.settings_view import (
     PROVIDERS,
@@ -29,11 +29,13 @@ from app.ui.settings_view import (
     model_field,
     settings_dialog,
     settings_from_fields,
+    v1_offer,
 )
 
 TESTING = "Asking the provider…"
 RELOADED_KEY = "lexical-connect-reloaded"  # sessionStorage: at most one reload at startup
 KEY_TOKEN = "key_token"  # in the waiting form: the token the key waits under
+AS_TYPED = "as_typed"  # in the waiting form: Save was told to keep the address as typed
 KEY_LOST = (
     "Your key is kept only in this tab's memory and was lost in the reload that lets the "
     "page reach this server. Type it again."
@@ -92,7 +94,7 @@ class SettingsDialog:
         if token and not self._carried_key:
             self._error(KEY_LOST)
         elif pending.then == "save":
-            self.save()
+            self.save(as_typed=AS_TYPED in fields)
         else:
             self.page.spawn(self.test())
 
@@ -113,6 +115,11 @@ class SettingsDialog:
         )
         form = SettingsForm.from_fields(fields, has_key=self.store.has_key)
         self._show(form.switched_to(chosen))
+
+    def use_v1(self, address: str) -> None:
+        """Save with the address /v1 was added to."""
+        by_id("ai-base-url").value = address
+        self.save()
 
     def _error(self, message: str) -> None:
         slot = by_id("ai-settings-error")
@@ -165,14 +172,22 @@ class SettingsDialog:
         slot.textContent = sentence
         slot.dataset.ok = "true" if ok else "false"
 
-    def save(self) -> None:
+    def save(self, *, as_typed: bool = False) -> None:
         fields = self._fields()
         try:
             settings = settings_from_fields(fields, self._key)
         except InvalidInput as exc:
             self._error(exc.message)
             return
-        if self._reloading_to_reach(settings, fields, "save"):
+        suggested = None if as_typed else with_v1(settings)
+        if suggested is not None:  # issue 25: saved as typed, every question got 404
+            slot = by_id("ai-settings-error")
+            replace_children(slot, v1_offer(missing_v1(settings.base_url, suggested), suggested))
+            slot.hidden = False
+            slot.scrollIntoView(js_object(block="nearest"))
+            return
+        kept = {**fields, AS_TYPED: "1"} if as_typed else fields
+        if self._reloading_to_reach(settings, kept, "save"):
             return
         self.store.save(settings)
         self._carried_key = ""

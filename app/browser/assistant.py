@@ -73,6 +73,8 @@ class Assistant:
             "ai-open-settings": plain(self.dialog.open),
             "ai-close-settings": plain(page.closer.request),
             "ai-save-settings": plain(self.dialog.save),
+            "ai-save-as-typed": plain(lambda: self.dialog.save(as_typed=True)),
+            "ai-use-v1": lambda _item, data: self.dialog.use_v1((data or {}).get("value", "")),
             "ai-provider": plain(self.dialog.switch_provider),
             "ai-test-key": plain(lambda: page.spawn(self.dialog.test())),
             "ai-close-panel": plain(self.close),

@@ -114,6 +114,23 @@ def _ipv6_refused(parts: SplitResult) -> str:
     return f"{why} Use {instead} instead: it reaches the same server on this computer."
 
 
+def with_v1(settings: ProviderSettings) -> str | None:
+    """The address with /v1 added, for an OpenAI-compatible server given only its host: the
+    usual slip (Ollama, llama.cpp and LM Studio serve the API under /v1, and a path-less
+    address gets 404 from every request). None when the address has a path or is not one."""
+    if settings.provider != "openai_compatible" or not settings.base_url:
+        return None
+    parts = urlsplit(settings.base_url)
+    return f"{settings.base_url.rstrip('/')}/v1" if parts.path in ("", "/") else None
+
+
+def missing_v1(url: str, suggested: str) -> str:
+    return (
+        f"Most OpenAI-compatible servers (Ollama, llama.cpp, LM Studio) answer under /v1, and "
+        f"{url} has no path, so every question would get 404. Use {suggested}?"
+    )
+
+
 NEEDS_A_MODEL = (
     "Enter the model name your server runs (for Ollama, e.g. llama3.2), "
     "or press Test key to choose one from its list."

@@ -25,6 +25,7 @@ from app.llm.settings import (
     ProviderSettings,
 )
 from app.text.nodes import El, Node, h
+from app.ui.widgets import action
 
 PROVIDERS: tuple[tuple[Provider, str], ...] = (
     ("gemini", "Gemini"),
@@ -427,4 +428,17 @@ def _number_input(element_id: str, name: str, value: str, low: int, high: int) -
             "value": value,
             "required": True,
         },
+    )
+
+
+def v1_offer(sentence: str, suggested: str) -> El:
+    """Save's question when a compatible server's address has no path: add /v1, or keep it."""
+    return h(
+        "span",
+        None,
+        sentence,
+        " ",
+        action(f"Use {suggested}", "ai-use-v1", None, **{"data-value": suggested}),
+        " ",
+        action("Save as typed", "ai-save-as-typed"),
     )

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from app.llm import settings as llm_settings
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelRequest
-from app.llm.settings import ProviderSettings, make_client
+from app.llm.settings import Provider, ProviderSettings, make_client, with_v1
 from app.llm.spending import MemoryCounter, SpendingGuard
 from tests.llm import gemini_fixtures as gx
 from tests.llm import openai_fixtures as ox
@@ -274,3 +274,21 @@ def test_a_local_address_without_v1_is_noticed_and_the_fix_suggested() -> None:
     assert neither.sentence == (
         "The server at localhost:8080 answered but does not list its models; type the name."
     )
+
+
+@pytest.mark.parametrize(
+    ("provider", "base_url", "suggested"),
+    [
+        ("openai_compatible", "http://localhost:8080", "http://localhost:8080/v1"),
+        ("openai_compatible", "http://localhost:8080/", "http://localhost:8080/v1"),
+        ("openai_compatible", "http://localhost:8080/v1", None),
+        ("openai_compatible", "http://localhost:8080/api", None),  # a path: the user's choice
+        ("openai_compatible", "", None),  # the default address has /v1
+        ("openai", "https://api.openai.com", None),
+    ],
+)
+def test_a_compatible_server_given_only_its_host_is_offered_v1(
+    provider: Provider, base_url: str, suggested: str | None
+) -> None:
+    settings = ProviderSettings(provider=provider, base_url=base_url, model="tiny-1")
+    assert with_v1(settings) == suggested
