@@ -203,12 +203,20 @@ def offline(label: str, host: str) -> ProviderError:
     )
 
 
-def timeout(label: str, *, status: int | None = None) -> ProviderError:
-    return ProviderError(
-        "timeout",
-        f"{label} took too long to answer. Try again; a shorter request may help.",
-        status=status,
-    )
+def timeout(
+    label: str, *, status: int | None = None, seconds: float | None = None
+) -> ProviderError:
+    """The server said it timed out (`status`, 408 or 504), or nothing came within the
+    `seconds` the page waits (AI settings, "Seconds to wait for an answer")."""
+    if seconds is None:
+        said = f"{label} took too long to answer. Try again; a shorter request may help."
+    else:
+        said = (
+            f"{label} did not answer within {seconds:g} seconds. Try again, or allow more "
+            "under \u201cSeconds to wait for an answer\u201d in AI settings (a local server "
+            "on a small computer may need minutes)."
+        )
+    return ProviderError("timeout", said, status=status)
 
 
 def stream_cut(label: str, partial: str) -> ProviderError:

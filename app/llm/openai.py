@@ -212,6 +212,8 @@ def auth_headers(key: str) -> dict[str, str]:
 # server does that when a streamed request with tools ends in a tool call): asked unstreamed
 # from then on in this page, so their tool calls arrive. The whole answer is then shown at once.
 _UNSTREAMED: set[str] = set()
+# Unstreamed, the whole answer comes at once, so its wait covers all of it, not the first words.
+UNSTREAMED_WAIT = 3.0  # times the seconds set in AI settings
 
 
 class OpenAIClient:
@@ -247,7 +249,12 @@ class OpenAIClient:
         stream = on_text is not None and self._base not in _UNSTREAMED
         body = request_body(request, model=self.model, stream=stream, token_param=self._token_param)
         http = self._wire.request(
-            "POST", f"{self._base}/chat/completions", self._headers(stream), body, cancel
+            "POST",
+            f"{self._base}/chat/completions",
+            self._headers(stream),
+            body,
+            cancel,
+            timeout_s=None if stream else self._wire.timeout_s * UNSTREAMED_WAIT,
         )
         if on_text is None or not stream:
             payload = await self._wire.json(http)

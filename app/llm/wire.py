@@ -38,9 +38,11 @@ class Wire:
         headers: Mapping[str, str],
         body: Any = None,
         cancel: CancelSignal | None = None,
+        *,
+        timeout_s: float | None = None,
     ) -> HttpRequest:
         """A JSON request; `body` already in bytes is sent as it is, with the caller's
-        content-type (a multipart upload)."""
+        content-type (a multipart upload). `timeout_s`: this request's own wait."""
         if body is None or isinstance(body, bytes):
             encoded, all_headers = body, headers
         else:
@@ -51,7 +53,7 @@ class Wire:
             url=url,
             headers=dict(all_headers),
             body=encoded,
-            timeout_s=self.timeout_s,
+            timeout_s=timeout_s or self.timeout_s,
             cancel=cancel,
         )
 
@@ -60,7 +62,7 @@ class Wire:
         try:
             response = await unless_cancelled(self.transport.send(request), request.cancel)
         except ProviderError as error:
-            raise self._restated(error, request.url) from None
+            raise self._restated(error, request.url, request.timeout_s) from None
         if not 200 <= response.status < 300:
             body = await self._read(response, request.cancel)
             raise failures.from_http(
@@ -138,12 +140,14 @@ class Wire:
         except ProviderError as error:
             raise self._restated(error, "") from None
 
-    def _restated(self, error: ProviderError, url: str) -> ProviderError:
+    def _restated(
+        self, error: ProviderError, url: str, waited: float | None = None
+    ) -> ProviderError:
         """Transports know what failed but not whom we were talking to: say it plainly."""
         if error.kind == "offline":
             return failures.offline(self.label, urlsplit(url).netloc or self.label)
         if error.kind == "timeout":
-            return failures.timeout(self.label)
+            return failures.timeout(self.label, seconds=waited or self.timeout_s)
         if error.kind == "stream_cut":
             return failures.stream_cut(self.label, error.partial)
         return error

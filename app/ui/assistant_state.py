@@ -35,6 +35,7 @@ class TurnView:
     undo_label: str | None = None
     limited: bool = False
     saved_note: bool = False
+    rolled_back: bool = False  # stopped or failed part-way: its steps were undone
 
     def apply(self, event: Event) -> None:
         if isinstance(event, Routed):
@@ -53,6 +54,7 @@ class TurnView:
             self.text = event.partial or self.text
             self.status = "stopped" if event.kind == "stopped" else "failed"
             self.error = event.message
+            self.rolled_back = event.rolled_back
             self.waiting = ""
 
     @property

@@ -199,7 +199,10 @@ def steps_view(turn: TurnView) -> El:
             h(
                 "li",
                 {"data-status": step.status},
-                h("a", {"href": link_route(step.link).to_hash()}, step.text)
+                # A step undone with its turn names what no longer exists: no link, and said.
+                f"{step.text} (undone)"
+                if turn.rolled_back and step.status == "done"
+                else h("a", {"href": link_route(step.link).to_hash()}, step.text)
                 if step.link is not None and step.status in ("done", "read")
                 else step.text,
             )

@@ -12,7 +12,7 @@ import pytest
 from app.llm import openai
 from app.llm.errors import ProviderError
 from app.llm.messages import ModelRequest, ModelResponse
-from app.llm.openai import OpenAIClient, request_body
+from app.llm.openai import UNSTREAMED_WAIT, OpenAIClient, request_body
 from tests.llm import openai_fixtures as fx
 from tests.llm.conformance import (
     assert_openai_chunk,
@@ -282,6 +282,9 @@ def test_an_empty_stream_is_asked_again_without_streaming_and_the_server_is_reme
     ]
     assert transport.json_sent(0)["stream"] is True
     assert "stream" not in transport.json_sent(1)
+    # The whole answer comes at once, so its wait is longer than the first words' (issue 25).
+    waits = [r.timeout_s for r in transport.requests[:2]]
+    assert waits == [60.0, 60.0 * UNSTREAMED_WAIT]
     again = OpenAIClient(transport, model="smollm2", base_url=base, provider="local")
     text = asyncio.run(again.complete(PLAIN, shown.append))
     assert "stream" not in transport.json_sent(2)  # remembered for this server

@@ -290,4 +290,5 @@ def test_stop_ends_a_request_that_hangs() -> None:
 def test_a_timeout_is_a_sentence() -> None:
     error = failure(OPENAI, *[Reply(error=ProviderError("timeout", "slow"))] * 3)
     assert error.kind == "timeout"
-    assert error.message.startswith("OpenAI took too long")
+    assert error.message.startswith("OpenAI did not answer within 60 seconds.")
+    assert "Seconds to wait for an answer" in error.message

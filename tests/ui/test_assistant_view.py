@@ -118,6 +118,17 @@ def test_a_rate_limit_wait_shows_a_countdown_until_text_arrives() -> None:
     assert countdown(0.2) == "Retrying in 1 s…"
 
 
+def test_steps_undone_by_stop_are_no_longer_links() -> None:
+    """Issue 25: a stopped turn's steps linked to folders the rollback had removed."""
+    turn = TurnView(question="make Cardiology")
+    turn.apply(StepDone("CREATE_FOLDER", "Created folder Cardiology", "done", FOLDER))
+    assert len(tagged(render_turn(turn, 0), "a")) == 1
+    turn.apply(Failed("architect", "stopped", "You stopped the answer.", "", None, True))
+    shown = render_turn(turn, 0)
+    assert tagged(shown, "a") == []
+    assert "Created folder Cardiology (undone)" in text_content(shown)
+
+
 def test_navigate_opens_the_item() -> None:
     assert destination(Navigate(WORD)) == "#/folder/3/word/7"
     assert destination(Navigate(FOLDER)) == "#/folder/3"
