@@ -6,7 +6,15 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from e2e.lexical_ui import add_word, create_folder, tree, tree_link, wait_saved, word_item
+from e2e.lexical_ui import (
+    add_word,
+    create_folder,
+    toast,
+    tree,
+    tree_link,
+    wait_saved,
+    word_item,
+)
 
 
 def row(page: Page, name: str) -> Locator:
@@ -27,3 +35,15 @@ def test_drag_a_folder_and_a_word_onto_another_folder(app: Page) -> None:
     expect(app.get_by_role("navigation", name="Breadcrumbs")).to_contain_text("Physics")
     expect(tree(app).get_by_role("button", name="Collapse Physics")).to_be_visible()
     wait_saved(app)
+
+
+def test_a_refused_drop_says_why(app: Page) -> None:
+    """Issue 25: dropping a folder onto its own subfolder showed nothing (the message went
+    into the error slot of a dialog closed long before)."""
+    create_folder(app, "Physics")
+    create_folder(app, "Optics", subfolder=True)
+    row(app, "Physics").drag_to(row(app, "Optics"))
+    expect(toast(app)).to_contain_text(
+        'Cannot move "Physics" into itself or one of its subfolders.'
+    )
+    expect(row(app, "Physics")).to_be_visible()

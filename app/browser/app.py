@@ -91,6 +91,14 @@ def _restore_caret(target: Any, caret: tuple[str, int, int] | None) -> None:
         target.setSelectionRange(caret[1], caret[2])
 
 
+def _shown(form: Any) -> bool:
+    """Whether `form` is on the page where the user can see it: not in a closed dialog."""
+    if not found(form) or not form.isConnected:
+        return False
+    dialog = form.closest("dialog")
+    return not found(dialog) or bool(dialog.open)
+
+
 def _hide_form_errors(container: Any) -> None:
     """A redraw answers the messages shown in its forms (they spoke of the page before it). A
     form drawn as before keeps its DOM (app.ui.diff), so the message is hidden here."""
@@ -466,11 +474,11 @@ class Page:
         if self._sent is not None and self._sent[0] is form:
             put_back(*self._sent)
         self._sent = None
-        slot = form.querySelector(FORM_ERROR) if found(form) else None
-        if found(slot) and form.isConnected:
+        slot = form.querySelector(FORM_ERROR) if _shown(form) else None
+        if found(slot):
             slot.textContent = message
             slot.hidden = False
-        else:
+        else:  # no form asked (a drop), or its dialog is closed: the toast says it
             self.show_toast(message)
 
     def show_toast(self, message: str, *, undo: bool = False) -> None:
