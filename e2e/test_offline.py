@@ -148,6 +148,8 @@ def test_starts_and_works_offline_after_one_visit(
     page.keyboard.press("3")
     wait_saved(page)
     page.get_by_role("button", name="End session").click()
+    expect(page.get_by_role("heading", name="Session complete")).to_be_visible()  # what was studied
+    page.get_by_role("button", name="Done").click()
     page.get_by_role("link", name="Stats", exact=True).click()
     expect(page.locator("[data-chart] canvas").first).to_be_visible()
     tree_link(page, "🧳 Travel").click()

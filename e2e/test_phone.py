@@ -245,6 +245,8 @@ def test_every_screen_and_dialog_fits_and_every_control_is_reachable(
     app.get_by_role("button", name=re.compile(r"^Good")).click()
     wait_saved(app)
     app.get_by_role("button", name="End session").click()
+    expect(app.get_by_role("heading", name="Session complete")).to_be_visible()  # what was studied
+    app.get_by_role("button", name="Done").click()
     expect(heading(app, "🇩🇪 German")).to_be_visible()
 
     app.get_by_role("link", name="Stats", exact=True).click()

@@ -185,6 +185,8 @@ def test_the_stats_page_after_studying(app: Page) -> None:
         app.keyboard.press(rating)
         wait_saved(app)
     app.get_by_role("button", name="End session").click()
+    expect(app.get_by_role("heading", name="Session complete")).to_be_visible()  # what was studied
+    app.get_by_role("button", name="Done").click()
     expect(app.get_by_role("heading", name="🇪🇸 Spanish")).to_be_visible()
 
     app.get_by_role("link", name="Stats", exact=True).click()

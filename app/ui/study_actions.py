@@ -214,9 +214,14 @@ class StudyActions:
         )
 
     def _end(self, _item: int | None, _data: Data) -> Update:
+        session = self.session
+        part_way = session is not None and session.turn is not None
+        if session is not None and session.summary is None and session.row.finished_at is None:
+            session.finish()
+        if part_way and session is not None and session.summary and session.summary.cards:
+            # Ended part-way: what was studied first (its Done comes back here and leaves).
+            return Update(tree=True, main=True, focus="#summary-title")
         back = self.back()
-        if self.session is not None and self.session.row.finished_at is None:
-            self.session.finish()
         self.session = None
         return Update(tree=True, main=True, navigate=back)
 

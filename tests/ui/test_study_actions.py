@@ -65,6 +65,28 @@ def test_a_session_from_start_to_summary() -> None:
     assert update.navigate == Route(folder).to_hash()
 
 
+def test_ending_part_way_shows_what_was_studied_and_done_goes_back() -> None:
+    """Issue 25: "End session" after some cards skipped the summary of what was studied."""
+    ui, folder, _ = setup()
+    go(ui, ui.dispatch("study", str(folder)).navigate)
+    for rating in ("1", "4"):
+        ui.dispatch("study-reveal")
+        ui.dispatch("study-grade", rating)
+    update = ui.dispatch("study-end")
+    assert update.navigate is None
+    shown = text_content(ui.render_main())
+    assert "Session complete" in shown
+    assert "perro" in shown  # missed
+    update = ui.dispatch("study-end")  # Done
+    assert update.navigate == Route(folder).to_hash()
+
+
+def test_ending_before_any_card_goes_straight_back() -> None:
+    ui, folder, _ = setup()
+    go(ui, ui.dispatch("study", str(folder)).navigate)
+    assert ui.dispatch("study-end").navigate == Route(folder).to_hash()
+
+
 def test_ctrl_z_on_the_study_screen_undoes_the_grade_not_an_edit() -> None:
     ui, folder, _ = setup()
     go(ui, ui.dispatch("study", str(folder)).navigate)
