@@ -24,12 +24,12 @@ test-e2e: $(DEPS) $(NODE_DEPS) vendor build chromium
 
 # Startup, search, folders, edits and bulk paste at 100,000 words, in Chromium (a few minutes);
 # writes bench/results.json and the table in docs/benchmarks.md. `make bench RUNS=9` for more runs.
-bench: $(DEPS) vendor build chromium
+bench: $(DEPS) $(NODE_DEPS) vendor build chromium
 	$(BIN)/python -m bench $(if $(RUNS),--runs $(RUNS))
 
 # One quick run of every figure on a small workload (part of `make test`, so the bench cannot
 # rot); it checks that every figure is produced, never how fast.
-bench-smoke: $(DEPS) vendor build chromium
+bench-smoke: $(DEPS) $(NODE_DEPS) vendor build chromium
 	$(BIN)/python -m bench --smoke
 
 lint: $(DEPS) $(NODE_DEPS)
