@@ -97,9 +97,10 @@ def _word_row(word: Word, *, highlighted: bool) -> El:
 
 
 def pronounce_button(word: Word) -> El:
-    """Says the term aloud in its language (the browser's speaker handles it)."""
+    """Says the term aloud in its language (the browser's speaker handles it). Its speaker
+    icon is drawn by the stylesheet: an emoji was an empty box where no emoji font is."""
     label = {"class": "pronounce", "aria-label": f"Pronounce {word.term}", "title": "Pronounce (P)"}
-    return action("🔊", "pronounce", word.id, **label)
+    return action("", "pronounce", word.id, **label)
 
 
 def word_form(word: Word | None, folder_id: int, default_lang: str = "") -> El:
