@@ -188,7 +188,7 @@ def test_an_anki_deck_becomes_folders_and_words(app: Page, tmp_path: Path) -> No
     deck = tmp_path / "biology.apkg"
     deck.write_bytes(sample_deck())
     form = choose_file(open_transfer(app), deck)
-    expect(form).to_contain_text("Anki deck · 3 folders and 4 words")
+    expect(form).to_contain_text("Anki deck · 4 rows with a term, 3 folders")
     expect(form).to_contain_text("1 media file ignored.")
     screenshots_in_both_themes(app, "transfer-anki-preview")
     form.get_by_role("button", name="Import").click()

@@ -129,17 +129,13 @@ def body_view(
     from app.ui.mapping_view import mapping_view  # noqa: PLC0415
 
     workspace = parsed.workspace
-    counts = _counted(
-        (len(workspace.folders), "folder"),
-        (len(workspace.words), "word"),
-        (len(workspace.notes), "note"),
-    )
     return h(
         "div",
         None,
         h("p", {"class": "form-error", "role": "alert"}, lang_error) if lang_error else None,
-        h("p", {"class": "meta-line"}, f"{KIND_NAMES[parsed.kind]} · {counts or 'no words'}"),
+        h("p", {"class": "meta-line"}, f"{KIND_NAMES[parsed.kind]} · {_holds(parsed)}"),
         (h("p", {"class": "meta-line"}, remark) for remark in parsed.remarks),
+        _unstudiable(sum(1 for word in workspace.words if not word.meanings)),
         mapping_view(parsed.source, parsed.choices)
         if parsed.source is not None and parsed.choices is not None
         else None,
@@ -150,6 +146,35 @@ def body_view(
             details_view(parsed, plans[mode], blocked=bool(lang_error)),
         ),
     )
+
+
+def _holds(parsed: ParsedImport) -> str:
+    """What the file holds. A list's or deck's rows are counted as rows: several may become
+    one word (the same term), which the summary below says."""
+    workspace = parsed.workspace
+    if parsed.source is not None:
+        rows = f"{len(workspace.words):,} row{'s' if len(workspace.words) != 1 else ''} with a term"
+        folders = _counted((len(workspace.folders), "folder"))
+        return f"{rows}, {folders}" if folders else rows
+    counts = _counted(
+        (len(workspace.folders), "folder"),
+        (len(workspace.words), "word"),
+        (len(workspace.notes), "note"),
+    )
+    return counts or "no words"
+
+
+def _unstudiable(count: int) -> El | None:
+    if not count:
+        return None
+    said = (
+        "1 word has no meaning: it is kept and can be searched, but cannot be studied until it "
+        "gets one."
+        if count == 1
+        else f"{count:,} words have no meaning: they are kept and can be searched, but cannot "
+        "be studied until they get one."
+    )
+    return h("p", {"class": "meta-line"}, said)
 
 
 def _fixed_mode(mode: Mode) -> El:

@@ -94,6 +94,22 @@ def test_a_csv_preview_shows_folders_rows_and_skips_then_imports_as_one_undo() -
     assert ui.store.folders() == []
 
 
+def test_a_list_counts_rows_and_says_which_words_cannot_be_studied() -> None:
+    """Issue 25: the preview said 3,271 words where its summary added 3,011 (rows merged into
+    words with the same term), and words without meanings were imported unsaid, never to be
+    studied."""
+    ui = make()
+    ui.dispatch("transfer")
+    data = b"term,meaning\ncell,unit\ncell,the smallest unit\ngene,\nallele,\n"
+    text = text_content(preview(ui, "words.csv", data))
+    assert "Word list · 4 rows with a term, 1 folder" in text
+    assert "adds the meanings of 1 row to words with the same term" in text
+    assert (
+        "2 words have no meaning: they are kept and can be searched, but cannot be studied "
+        "until they get one." in text
+    )
+
+
 def test_a_backup_offers_merge_or_replace_with_what_each_does() -> None:
     ui = make()
     source = Store.open()
