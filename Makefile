@@ -14,8 +14,11 @@ serve: vendor build
 
 test: lint test-unit test-e2e bench-smoke
 
+# Properties get 20 examples each here, 100 under `make test` (tests/conftest.py).
+test: HYPOTHESIS_PROFILE = thorough
+HYPOTHESIS_PROFILE ?= quick
 test-unit: $(DEPS) $(NODE_DEPS)
-	$(BIN)/pytest tests
+	HYPOTHESIS_PROFILE=$(HYPOTHESIS_PROFILE) $(BIN)/pytest tests
 
 # A renderer that crashed (about one test in a hundred on a shared machine, with nothing of the app's
 # pointing at it: scripts/chromium.py) runs that test once more; any other failure fails at once.
