@@ -42,7 +42,7 @@ from app.domain import LexicalError
 from app.saving import SaveStatus
 from app.tasks import start_now
 from app.text.nodes import h
-from app.ui.controller import Controller
+from app.ui.controller import OPENS_WITHOUT_PACKAGES, Controller
 from app.ui.diff import Fresh, the_form
 from app.ui.folder_view import READ_ONLY_STUDY
 from app.ui.routes import Route
@@ -236,8 +236,10 @@ class Page:
         if action == "toggle-theme":
             self.toggle_theme()
             return
-        # An action in the first moment after the screen appears waits for the packages.
-        if self._waits(lambda: self.run(action, item_id, data), self.packages):
+        # An action in the first moment after the screen appears waits for the packages,
+        # unless it only opens a dialog (its submit waits instead).
+        waits = action not in OPENS_WITHOUT_PACKAGES
+        if waits and self._waits(lambda: self.run(action, item_id, data), self.packages):
             return
         if action in self.commands:
             self.commands[action](item_id, data)

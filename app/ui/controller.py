@@ -45,6 +45,11 @@ WRITE_ACTIONS = frozenset(
         *("study-spoken", "study-confirm"),
     }
 )
+# Actions that only open a dialog and validate nothing, so they run at once while pydantic-core
+# is still loading after the first screen (decision 028): a first click must open what it
+# asks for; its form's submit waits for the package (issue 25). tests/ui/test_packages_later.py
+# runs each with pydantic unimportable.
+OPENS_WITHOUT_PACKAGES = frozenset({"new-folder", "help", "transfer"})
 ASSISTANT_BUSY = (
     "The assistant is changing your collection right now; wait until it finishes, or press "
     "Stop in the assistant panel."
