@@ -29,8 +29,7 @@ from app.browser.page_parts import Applies, Spawns, Toasts
 from app.browser.recognition import now
 from app.domain import LexicalError
 from app.drill.commands import Command
-from app.drill.lines import explain_request, mnemonics_request
-from app.drill.machine import (
+from app.drill.events import (
     Awaiting,
     Begin,
     Button,
@@ -50,6 +49,7 @@ from app.drill.machine import (
     StopSpeaking,
     Tick,
 )
+from app.drill.lines import explain_request, mnemonics_request
 from app.drill.where import Listening, hands_free
 from app.speech.outcome import SpeechError, SpeechOff
 from app.ui.study_dialogs import drill_notice

@@ -20,8 +20,8 @@ from app.browser.dom import by_id, replace_children
 from app.browser.drill import NO_EXPLAINER, PREFS_KEY, TICK_MS, DrillGlue
 from app.browser.hearing import Hearing
 from app.domain import LexicalError
+from app.drill.events import Event, Heard, Interim, ListenFailed, SpeechDone, Tick
 from app.drill.lines import NUDGE, explain_request, mnemonics_request
-from app.drill.machine import Event, Heard, Interim, ListenFailed, SpeechDone, Tick
 from app.drill.where import ANOTHER_MODE, OFFLINE
 from app.speech.outcome import SpeechError
 from app.speech.settings import VoiceSettings

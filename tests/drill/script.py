@@ -5,18 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.drill.machine import (
-    Begin,
-    Drill,
-    Effect,
-    Effects,
-    Event,
-    Heard,
-    Listen,
-    Say,
-    SpeechDone,
-    Tick,
-)
+from app.drill.events import Begin, Effect, Effects, Event, Heard, Listen, Say, SpeechDone, Tick
+from app.drill.machine import Drill
 from app.inputs import NewFolder, NewWord
 from app.study.model import Rating
 from app.study.options import StudyOptions

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from app.drill.commands import Command
-from app.drill.lines import NUDGE, PAUSED, PAUSED_DEAF
-from app.drill.machine import (
-    EXPLANATION_WORDS,
+from app.drill.events import (
     Awaiting,
     Button,
     Explain,
@@ -20,6 +18,8 @@ from app.drill.machine import (
     StopListening,
     StopSpeaking,
 )
+from app.drill.lines import NUDGE, PAUSED, PAUSED_DEAF
+from app.drill.machine import EXPLANATION_WORDS
 from app.drill.timing import OVERRIDE_SECONDS
 from app.study.model import Rating
 from app.study.options import StudyOptions

@@ -4,9 +4,7 @@ Scholar for short mnemonics of the missed words and says them (the screen shows 
 from __future__ import annotations
 
 from app.drill.commands import Command
-from app.drill.lines import MNEMONICS_WORDS, OFFER_MNEMONICS
-from app.drill.machine import (
-    OFFER_SECONDS,
+from app.drill.events import (
     Button,
     Explain,
     Explained,
@@ -15,6 +13,8 @@ from app.drill.machine import (
     Remind,
     StopListening,
 )
+from app.drill.lines import MNEMONICS_WORDS, OFFER_MNEMONICS
+from app.drill.machine import OFFER_SECONDS
 from tests.drill.script import Script, listens, said
 
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.drill.commands import Command
-from app.drill.machine import (
+from app.drill.events import (
     Awaiting,
     Button,
     Event,

@@ -5,8 +5,9 @@ speech service was restarted 814 times in 40 s before this)."""
 from __future__ import annotations
 
 from app.drill.commands import Command
+from app.drill.events import Button, Interim, ListenFailed, Tick
 from app.drill.lines import KEEPS_FAILING, PAUSED_DEAF, SAY_AGAIN
-from app.drill.machine import LOST_CAP, Button, Interim, ListenFailed, Tick
+from app.drill.machine import LOST_CAP
 from app.study.model import Rating
 from app.voice.problems import problem
 from app.voice.restarts import CAP

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.domain import FolderId
 from app.drill.commands import Command
-from app.drill.machine import Begin, Button, Heard, SpeechDone
+from app.drill.events import Begin, Button, Heard, SpeechDone
 from app.drill.where import ANOTHER_MODE, OFFLINE
 from app.drill.where import hands_free as hands_free_where
 from app.store import Store
