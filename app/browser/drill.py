@@ -54,8 +54,8 @@ from app.drill.where import Listening, hands_free
 from app.speech.outcome import SpeechError, SpeechOff
 from app.ui.study_dialogs import drill_notice
 from app.ui.update import Update
-from app.voice.listening import Event as Recognised
-from app.voice.listening import (
+from app.voice.listening_events import Event as Recognised
+from app.voice.listening_events import (
     RecognitionError,
     Result,
     SpeechEnd,

@@ -23,7 +23,7 @@ import js
 from app.browser import local_storage
 from app.browser.recognition import Session, availability, now, supported
 from app.voice.ladder import Means, Memory, OnDevice, Path, Rung, choose, learn, transcriber
-from app.voice.listening import Event, RecognitionEnd, RecognitionError, Result, SpeechStart
+from app.voice.listening_events import Event, RecognitionEnd, RecognitionError, Result, SpeechStart
 from app.voice.problems import problem
 
 if TYPE_CHECKING:

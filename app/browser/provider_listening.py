@@ -29,7 +29,7 @@ from app.llm.transcribe import GEMINI_MIME, transcribe
 from app.llm.transport import Transport
 from app.llm.wav import samples_wav
 from app.voice.ladder import on_this_network
-from app.voice.listening import (
+from app.voice.listening_events import (
     Alternative,
     AudioStart,
     Event,

@@ -20,7 +20,7 @@ from pyodide.ffi import JsException, create_proxy
 
 from app.browser.dom import found, js_object
 from app.voice.ladder import OnDevice
-from app.voice.listening import (
+from app.voice.listening_events import (
     Alternative,
     AudioStart,
     Event,

@@ -27,21 +27,19 @@ from app.browser.recognition import MAX_PHRASES, now
 from app.browser.voice_input import TalkInput, plain_m
 from app.speech.voices import word_lang
 from app.ui.study_voice_view import NOTHING_HEARD
-from app.voice.listening import (
+from app.voice.listening import Listener, step, view
+from app.voice.listening_events import (
     AbortRecognition,
     AnswerDone,
     CancelSpeech,
     Effect,
     Event,
-    Listener,
     Press,
     RecognitionError,
     Send,
     StartRecognition,
     Stop,
     StopRecognition,
-    step,
-    view,
 )
 
 if TYPE_CHECKING:

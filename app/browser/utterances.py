@@ -30,7 +30,7 @@ from app.llm.errors import ProviderError
 from app.llm.settings import ProviderSettings
 from app.llm.transcribe import transcribe
 from app.llm.transport import Transport
-from app.voice.listening import (
+from app.voice.listening_events import (
     Alternative,
     AudioStart,
     Event,

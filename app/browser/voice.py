@@ -31,13 +31,13 @@ from app.browser.voice_usage import UsageAssistant, VoiceUsage
 from app.ui.assistant_controller import Refusal, Request
 from app.ui.voice_bar_view import TALK_BUTTON, voice_bar
 from app.voice.answer_words import answer_words
-from app.voice.listening import (
+from app.voice.listening import Listener, step, view
+from app.voice.listening_events import (
     AnswerDone,
     AnswerStarted,
     Ask,
     CancelSpeech,
     Effect,
-    Listener,
     Press,
     Send,
     Show,
@@ -47,10 +47,8 @@ from app.voice.listening import (
     Stop,
     StopRecognition,
     Tick,
-    step,
-    view,
 )
-from app.voice.listening import Event as Heard
+from app.voice.listening_events import Event as Heard
 from app.voice.reply import Ask as NewRequest
 from app.voice.reply import Confirmed, More, Unclear, interpret
 

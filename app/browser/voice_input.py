@@ -16,7 +16,8 @@ import js
 
 from app.browser.dom import found
 from app.browser.recognition import now
-from app.voice.listening import Event, Listener, Release, Stop
+from app.voice.listening import Listener
+from app.voice.listening_events import Event, Release, Stop
 
 BUTTON_KEYS = (" ", "Enter")
 FIELDS = ("INPUT", "TEXTAREA", "SELECT")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from app.voice.listening import Event
+from app.voice.listening_events import Event
 
 if TYPE_CHECKING:
     from app.browser.hearing import LadderSession

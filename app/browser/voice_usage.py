@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from app.browser.recognition import now
-from app.voice.listening import Result, SpeechEnd
+from app.voice.listening_events import Result, SpeechEnd
 from app.voice.timings import VoiceTurnClock
 
 if TYPE_CHECKING:
     from app.browser.settings_store import SettingsStore
     from app.store import Store
     from app.ui.assistant_controller import AssistantController, Request
-    from app.voice.listening import Event
+    from app.voice.listening_events import Event
 
 
 class UsageAssistant(Protocol):

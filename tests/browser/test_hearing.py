@@ -21,7 +21,7 @@ from app.browser import local_storage, provider_listening
 from app.browser.hearing import MEMORY_KEY, Hearing
 from app.llm.settings import ProviderSettings
 from app.voice.ladder import SERVICE_FAILED, Memory
-from app.voice.listening import Event, RecognitionEnd, RecognitionError, RecognitionStart
+from app.voice.listening_events import Event, RecognitionEnd, RecognitionError, RecognitionStart
 from tests.browser.test_recognition import FakeRecognition, Results, result
 from tests.browser.test_recognition import browser as browser  # noqa: PLC0414 (its fixture)
 

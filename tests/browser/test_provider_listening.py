@@ -19,11 +19,11 @@ from app.browser.provider_listening import ProviderSession
 from app.llm.audio import AudioOptions, AudioUsage
 from app.llm.settings import ProviderSettings
 from app.llm.spending import MemoryCounter
-from app.voice.listening import (
+from app.voice.listening import Listener, step
+from app.voice.listening_events import (
     Alternative,
     AudioStart,
     Event,
-    Listener,
     Press,
     RecognitionEnd,
     RecognitionError,
@@ -36,7 +36,6 @@ from app.voice.listening import (
     SpeechStart,
     StartRecognition,
     StopRecognition,
-    step,
 )
 from app.voice.problems import problem
 from tests.browser import fakes

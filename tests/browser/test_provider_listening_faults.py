@@ -10,7 +10,7 @@ import pytest
 
 from app.browser import microphone
 from app.browser.provider_listening import ERROR_CODES
-from app.voice.listening import Event, RecognitionEnd, RecognitionError, Result
+from app.voice.listening_events import Event, RecognitionEnd, RecognitionError, Result
 from tests.browser import fakes
 from tests.browser.audio_fakes import AudioContext, AudioFakes, MediaRecorder
 from tests.browser.test_provider_listening import OPENAI_ANSWER, OPENAI_SETTINGS, SENT, Turn, said

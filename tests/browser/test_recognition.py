@@ -11,7 +11,7 @@ import js
 import pytest
 
 from app.browser import recognition
-from app.voice.listening import (
+from app.voice.listening_events import (
     Alternative,
     AudioStart,
     Event,

@@ -18,7 +18,7 @@ from app.browser.utterances import UtteranceSession
 from app.llm.audio import AudioOptions
 from app.llm.settings import ProviderSettings
 from app.llm.spending import MemoryCounter
-from app.voice.listening import (
+from app.voice.listening_events import (
     AudioStart,
     Event,
     RecognitionEnd,

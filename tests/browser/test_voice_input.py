@@ -10,8 +10,9 @@ from typing import Any
 import js
 
 from app.browser.voice_input import TalkInput, ctrl_m, plain_m
-from app.voice.listening import Event as Heard
-from app.voice.listening import Listener, Press, Release, Stop, step
+from app.voice.listening import Listener, step
+from app.voice.listening_events import Event as Heard
+from app.voice.listening_events import Press, Release, Stop
 from tests.browser.fakes import Document, Element, Event, dispatch
 
 

@@ -12,7 +12,7 @@ from app.agents.router import Route
 from app.browser.voice_usage import VoiceUsage
 from app.store.conversations import VOICE_TURN, UsageEntry
 from app.ui.assistant_controller import Request
-from app.voice.listening import Result, Segment, SpeechEnd
+from app.voice.listening_events import Result, Segment, SpeechEnd
 from tests.browser import fakes
 
 

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.voice.listening import (
-    NOTHING_HEARD,
+from app.voice.listening import NOTHING_HEARD, Listener, view
+from app.voice.listening import step as advance
+from app.voice.listening_events import (
     AbortRecognition,
     Alternative,
     AnswerDone,
@@ -20,7 +21,6 @@ from app.voice.listening import (
     CancelSpeech,
     Effect,
     Event,
-    Listener,
     Press,
     RecognitionEnd,
     RecognitionError,
@@ -38,9 +38,7 @@ from app.voice.listening import (
     Stop,
     StopRecognition,
     Tick,
-    view,
 )
-from app.voice.listening import step as advance
 from app.voice.problems import problem
 
 
