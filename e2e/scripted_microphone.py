@@ -14,7 +14,9 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, Playwright, expect
+
+from scripts import chromium
 
 SCRIPT = Path(__file__).with_suffix(".js")
 # The microphone allowed, as a learner would allow it (Chromium's recogniser then says
@@ -25,6 +27,13 @@ FLAGS = (
     "--use-fake-device-for-media-stream",
     "--autoplay-policy=no-user-gesture-required",
 )
+
+
+def launch(playwright: Playwright) -> Browser:
+    """Debian's Chromium with the microphone allowed, for the scripted microphone."""
+    return playwright.chromium.launch(
+        executable_path=chromium.executable(), args=[*chromium.FLAGS, *FLAGS]
+    )
 
 
 def record(words: Iterable[str], folder: Path, voice: str = "en") -> dict[str, str]:

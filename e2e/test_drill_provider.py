@@ -26,13 +26,12 @@ from e2e.lexical_ui import (
     focus_outside_fields,
     spanish_folder,
 )
-from e2e.scripted_microphone import FLAGS, SCRIPT, Learner, record
+from e2e.scripted_microphone import SCRIPT, Learner, launch, record
 from e2e.test_pronounce import SYNTHESIS_DOUBLE
 from e2e.test_real_recogniser import use_transcriber
 from e2e.test_voice_provider import NO_RECOGNITION
 from e2e.transcriber import MODEL, FailureKind, Transcriber, running_transcriber
 from e2e.transcriber import transcriber as transcriber  # noqa: PLC0414 (its fixture)
-from scripts import chromium
 
 WORDS = ("dog", "house", "houses", "yes", "repeat", "skip", "undo", "stop")
 
@@ -44,11 +43,18 @@ def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    launched = playwright.chromium.launch(
-        executable_path=chromium.executable(), args=[*chromium.FLAGS, *FLAGS]
-    )
+    launched = launch(playwright)
     yield launched
     launched.close()
+
+
+def start_drill(page: Page, recordings: dict[str, str], *, opened: bool = False) -> Learner:
+    """Open the hands-free drill (unless `opened`) and start it: the learner who speaks to it."""
+    if not opened:
+        page.get_by_role("button", name="Hands-free").click()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start").click()
+    return Learner(page, recordings)
 
 
 @contextmanager
@@ -91,10 +97,7 @@ def page(browser: Browser, base_url: str, transcriber: Transcriber) -> Iterator[
 def test_a_hands_free_session_through_the_provider_by_voice_alone(
     page: Page, transcriber: Transcriber, recordings: dict[str, str]
 ) -> None:
-    page.get_by_role("button", name="Hands-free").click()
-    page.get_by_role("button", name="Start").click()
-    page.get_by_role("dialog").get_by_role("button", name="Start").click()
-    learner = Learner(page, recordings)
+    learner = start_drill(page, recordings)
     expect(page.locator("#drill-prompt")).to_have_text("perro")
 
     learner.say("dog")  # right
@@ -146,10 +149,7 @@ def test_a_near_miss_is_asked_about_and_yes_takes_it_as_hard(
     create_folder(page, "Houses")
     bulk_add(page, "casa - house\ncasas - houses", 2)  # "houses" is among casa's hints
     focus_outside_fields(page)
-    page.get_by_role("button", name="Hands-free").click()
-    page.get_by_role("button", name="Start").click()
-    page.get_by_role("dialog").get_by_role("button", name="Start").click()
-    learner = Learner(page, recordings)
+    learner = start_drill(page, recordings)
     expect(page.locator("#drill-prompt")).to_have_text("casa")
     learner.say("houses")
     learner.hears("Did you say house?")
@@ -187,10 +187,7 @@ def test_an_answer_the_provider_lost_is_asked_for_again_and_never_graded(
     the drill says so and listens again, and grades only what it heard."""
     if failure == "hang":
         answer_within(page, 5)
-    page.get_by_role("button", name="Hands-free").click()
-    page.get_by_role("button", name="Start").click()
-    page.get_by_role("dialog").get_by_role("button", name="Start").click()
-    learner = Learner(page, recordings)
+    learner = start_drill(page, recordings)
     transcriber.fail(failure, times=tries)  # every try of one upload
     learner.say("dog")
     sorry = "Sorry, I could not hear that. Please say it again."
@@ -207,10 +204,7 @@ def test_an_answer_the_provider_lost_is_asked_for_again_and_never_graded(
 def test_the_microphone_ending_mid_session_pauses_with_a_sentence(
     page: Page, recordings: dict[str, str]
 ) -> None:
-    page.get_by_role("button", name="Hands-free").click()
-    page.get_by_role("button", name="Start").click()
-    page.get_by_role("dialog").get_by_role("button", name="Start").click()
-    learner = Learner(page, recordings)
+    learner = start_drill(page, recordings)
     learner.say("dog")
     learner.hears("Right.")
     expect(page.locator(".drill")).to_have_attribute("data-listening", "true", timeout=10_000)
@@ -230,9 +224,7 @@ def test_a_browser_without_recognition_or_voices_studies_hands_free_in_text(
     with drilling(browser, base_url, transcriber, NO_RECOGNITION) as page:
         page.get_by_role("button", name="Hands-free").click()
         expect(page.locator("#drill-where")).to_contain_text("sent to the server at 127.0.0.1")
-        page.get_by_role("button", name="Start").click()
-        page.get_by_role("dialog").get_by_role("button", name="Start").click()
-        learner = Learner(page, recordings)
+        learner = start_drill(page, recordings, opened=True)
         learner.say("dog")
         learner.hears("Right.")
         expect(page.get_by_text("Speech is off, so the drill goes on in text")).to_have_count(1)
@@ -253,10 +245,7 @@ def test_hands_free_through_gemini_sends_each_answer_as_wav_with_its_hints(
         running_transcriber(key="AIza-local-drill") as gemini,
         drilling(browser, base_url, gemini, SYNTHESIS_DOUBLE, gemini=True) as page,
     ):
-        page.get_by_role("button", name="Hands-free").click()
-        page.get_by_role("button", name="Start").click()
-        page.get_by_role("dialog").get_by_role("button", name="Start").click()
-        learner = Learner(page, recordings)
+        learner = start_drill(page, recordings)
         learner.say("dog")
         learner.hears("Right.")
         expect(page.locator("#drill-where")).to_contain_text("Gemini")

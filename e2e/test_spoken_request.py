@@ -19,12 +19,11 @@ from playwright.sync_api import Browser, Page, Playwright, expect
 
 from e2e.conftest import ProviderGuard, guarded_context, open_app, screenshot
 from e2e.lexical_ui import COMPATIBLE, configure_ai, open_assistant, tree_link
-from e2e.scripted_microphone import FLAGS, SCRIPT, record
+from e2e.scripted_microphone import SCRIPT, launch, record
 from e2e.test_pronounce import SYNTHESIS_DOUBLE
 from e2e.test_real_recogniser import set_speech_to_text
 from e2e.test_voice_provider import NO_RECOGNITION
 from e2e.transcriber import MODEL, Transcriber, running_transcriber
-from scripts import chromium
 from tests.llm.aimock import running_aimock
 
 KEY = "sk-local-spoken-request"
@@ -54,9 +53,7 @@ def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    launched = playwright.chromium.launch(
-        executable_path=chromium.executable(), args=[*chromium.FLAGS, *FLAGS]
-    )
+    launched = launch(playwright)
     yield launched
     launched.close()
 
