@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from app.text.markdown import MAX_DEPTH, MAX_SOURCE_CHARS, plain_text, render_ast, render_markdown
 from app.text.nodes import ALLOWED_TAGS, El, Node, find_all, h, is_safe_href, text_content
+from tests.bounded import finishes
 
 
 def render(source: str) -> El:
@@ -442,3 +443,27 @@ def test_links_and_brackets_within_the_limit_are_untouched() -> None:
     source = "[" * 100 + " [Lexical](https://example.org) and [1]"
     assert only(source, "a").attrs["href"] == "https://example.org"
     assert "[1]" in text_content(render(source))
+
+
+ADVERSARIAL = [
+    "*" * 100_000,
+    "[" * 100_000,
+    "`" * 100_000,
+    "_a" * 50_000,
+    "<" * 100_000,
+    "![" * 50_000,
+    "**a" * 33_000,
+    "> " * 50_000,
+    "1. " * 33_000,
+    "<!--" * 25_000,
+    "[a](" * 25_000,
+]
+
+
+def _render_all(sources: list[str]) -> int:
+    return sum(len(render_markdown(source)) for source in sources)
+
+
+def test_markdown_of_100_kb_built_to_be_slow_is_read_in_bounded_time() -> None:
+    """The Scholar's answers and notes go through mistune's patterns too (decision 033)."""
+    assert finishes(_render_all, ADVERSARIAL) >= 0
