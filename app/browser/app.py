@@ -21,6 +21,7 @@ from app.browser.commands import Command
 from app.browser.dom import (
     Region,
     by_id,
+    closest,
     data,
     form_fields,
     found,
@@ -29,6 +30,7 @@ from app.browser.dom import (
     repaint,
     replace_children,
 )
+from app.browser.drag_drop import DragDrop
 from app.browser.drawers import DrawerGlue
 from app.browser.keys import Shortcuts
 from app.browser.last_screen import LastScreen, Screen
@@ -36,6 +38,7 @@ from app.browser.packages import BASE, STUDY, LazyPackages
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
 from app.browser.timers import Timeout
+from app.browser.toast import Toast
 from app.browser.transfer import TransferGlue, save_download
 from app.browser.typed_ahead import TypedAhead, clears, empty_on_send, put_back
 from app.domain import LexicalError
@@ -55,7 +58,6 @@ if TYPE_CHECKING:
     from app.browser.pronounce import SpeechGlue
     from app.browser.study_voice import StudyVoice
 
-TOAST_SECONDS = 5.0
 INPUT_DEBOUNCE_SECONDS = 0.15
 COUNTS_DELAY_SECONDS = 0.25  # after a grade, the sidebar's counts wait until the card is painted
 # An edit's redraw waits for its log entry to be written (2-5 ms, p95 about 10), but never
@@ -112,12 +114,6 @@ def _typed_into(target: Any) -> bool:
     return tag == "TEXTAREA" or (tag == "INPUT" and str(target.type) not in ("radio", "checkbox"))
 
 
-def _closest(event: Any, selector: str) -> Any:
-    """The nearest ancestor of the event target matching `selector` (targets may be text)."""
-    target = event.target
-    return target.closest(selector) if hasattr(target, "closest") else None
-
-
 class Page:
     """Owns the DOM regions and applies controller updates to them."""
 
@@ -129,19 +125,18 @@ class Page:
         self.tree_region = Region(self.tree)
         self.main_region = Region(self.main, keep=TypedAhead)
         self.dialog = by_id("dialog")
-        self.toast = by_id("toast")
+        self.toast = Toast(by_id("toast"))
         self.status = by_id("save-status")
         self.banner = by_id("banner")
         self._last_form: Any = None
         self._sent: tuple[Any, dict[str, str]] | None = None  # an emptied form, what it held
-        self._toast_task: asyncio.Task[None] | None = None
         self._input_task: asyncio.Task[None] | None = None
         self._counts_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
         # Loaded after the first screen; what needs them waits for them (decision 028).
         self.packages = LazyPackages(BASE, "Part of Lexical could not load")
         self.study_runtime = LazyPackages(STUDY, "Studying could not start")
-        self._drag: str | None = None
+        self.drag_drop = DragDrop(self._dropped)
         self._proxies: list[Any] = []
         self.closer = DialogCloser(self.dialog)
         # Actions owned by browser parts (the assistant, closing dialogs), run instead of the
@@ -205,10 +200,7 @@ class Page:
         self.listen(doc, "input", self.shortcuts.on_input)
         self.listen(doc, "change", self.transfer.on_change)
         self.listen(doc, "keydown", self.shortcuts.on_keydown)
-        self.listen(doc, "dragstart", self._on_dragstart)
-        self.listen(doc, "dragover", self._on_dragover)
-        self.listen(doc, "dragleave", self._on_dragleave)
-        self.listen(doc, "drop", self._on_drop)
+        self.drag_drop.start(self.listen)
         self.listen(js.window, "hashchange", lambda _e: self.route())
         self.listen(js.window, "beforeunload", self._on_beforeunload)
         self.search.start(self.listen)
@@ -484,22 +476,7 @@ class Page:
             self.show_toast(message)
 
     def show_toast(self, message: str, *, undo: bool = False) -> None:
-        toast = self.toast
-        toast.replaceChildren(js.document.createTextNode(message))
-        if undo and self.controller.store.can_undo:
-            button = js.document.createElement("button")
-            button.type = "button"
-            button.textContent = "Undo"
-            button.dataset.action = "undo"
-            toast.appendChild(button)
-        toast.hidden = False
-        if self._toast_task is not None:
-            self._toast_task.cancel()
-        self._toast_task = asyncio.ensure_future(self._hide_toast())
-
-    async def _hide_toast(self) -> None:
-        await asyncio.sleep(TOAST_SECONDS)
-        self.toast.hidden = True
+        self.toast.show(message, undo=undo and self.controller.store.can_undo)
 
     def show_status(self, status: SaveStatus) -> None:
         if data(js.document.documentElement, "broken"):
@@ -543,7 +520,7 @@ class Page:
     # --- event handlers -----------------------------------------------------------------------
 
     def _on_click(self, event: Any) -> None:
-        target = _closest(event, "[data-action]")
+        target = closest(event, "[data-action]")
         if not found(target) or target.tagName == "FORM":
             return
         action = data(target, "action")
@@ -615,41 +592,10 @@ class Page:
             self.apply(update)
             await asyncio.sleep(0)
 
-    def _on_dragstart(self, event: Any) -> None:
-        row = _closest(event, "[data-folder-id], [data-word-id]")
-        if not found(row):
-            return
-        folder = data(row, "folder-id")
-        self._drag = f"folder:{folder}" if folder is not None else f"word:{data(row, 'word-id')}"
-        event.dataTransfer.setData("text/plain", self._drag)
-        event.dataTransfer.effectAllowed = "move"
-
-    def _drop_row(self, event: Any) -> Any:
-        return _closest(event, ".tree-row")
-
-    def _on_dragover(self, event: Any) -> None:
-        row = self._drop_row(event)
-        if found(row) and self._drag is not None:
-            event.preventDefault()
-            row.dataset.drop = "true"
-
-    def _on_dragleave(self, event: Any) -> None:
-        row = self._drop_row(event)
-        if found(row):
-            row.dataset.drop = "false"
-
-    def _on_drop(self, event: Any) -> None:
-        row = self._drop_row(event)
-        if not found(row) or self._drag is None:
-            return
-        event.preventDefault()
-        row.dataset.drop = "false"
-        kind, item_id = self._drag.split(":", 1)
-        self._drag = None
-        target = str(data(row, "folder-id"))
-
+    def _dropped(self, kind: str, item_id: str, folder_id: str) -> None:
         def drop() -> None:
-            self.apply(self.controller.drop(kind, item_id, target))
+            self._last_form = None  # no form asked: a refusal is said in a toast
+            self.apply(self.controller.drop(kind, item_id, folder_id))
 
         if not self._waits(drop, self.packages):
             drop()

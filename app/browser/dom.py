@@ -105,6 +105,12 @@ def by_id(element_id: str) -> Any:
     return document.getElementById(element_id)
 
 
+def closest(event: Any, selector: str) -> Any:
+    """The nearest ancestor of the event target matching `selector` (targets may be text)."""
+    target = event.target
+    return target.closest(selector) if hasattr(target, "closest") else None
+
+
 def data(element: Any, name: str) -> str | None:
     """The element's `data-<name>` attribute, or None (a missing dataset key is not an error)."""
     attribute = f"data-{name}"
