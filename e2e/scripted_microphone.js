@@ -52,10 +52,12 @@
   // (loading it takes a second or two the first time).
   const Node = window.AudioWorkletNode;
   mic.detecting = 0;
+  mic.started = 0; // detector sessions ever begun: the learner speaks into a new one each turn
   window.AudioWorkletNode = class extends Node {
     constructor(...args) {
       super(...args);
       mic.detecting += 1;
+      mic.started += 1;
       const close = this.port.close.bind(this.port);
       this.port.close = () => { mic.detecting -= 1; close(); };
     }

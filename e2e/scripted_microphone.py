@@ -48,16 +48,23 @@ def record(words: Iterable[str], folder: Path, voice: str = "en") -> dict[str, s
 
 
 class Learner:
-    """Says a word once the drill listens (and its detector has had a moment to start)."""
+    """Says a word once the drill listens anew (and its detector has had a moment to start).
+
+    The drill stops listening whenever it speaks and listens again with a new detector session
+    once it is done, so each turn waits for a session newer than the one the last word went
+    into: speaking into one that is closing lost the start of "skip" (heard as "good")."""
 
     def __init__(self, page: Page, recordings: dict[str, str]) -> None:
         self.page, self.recordings = page, recordings
+        self._spoken_into = 0  # the detector session the last word was said into
 
     def say(self, word: str) -> None:
         page = self.page
         expect(page.locator(".drill")).to_have_attribute("data-listening", "true")
+        page.wait_for_function(f"window.__mic.started > {self._spoken_into}")
         page.wait_for_function("window.__mic.detecting > 0")
         page.wait_for_timeout(200)  # the worklet's first frames reach the worker
+        self._spoken_into = int(page.evaluate("window.__mic.started"))
         page.evaluate("b64 => window.__mic.say(b64)", self.recordings[word])
 
     def hears(self, text: str) -> None:

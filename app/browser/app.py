@@ -539,6 +539,11 @@ class Page:
         if action is None:
             return
         event.preventDefault()
+        if self._input_task is not None:
+            # The submit carries what was typed: a redraw still waiting for a pause in the
+            # typing would act on a form already sent (an import already made).
+            self._input_task.cancel()
+            self._input_task = None
         self._last_form = form
         slot = form.querySelector(FORM_ERROR)
         if found(slot):
