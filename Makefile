@@ -21,9 +21,9 @@ test-unit: $(DEPS) $(NODE_DEPS)
 	HYPOTHESIS_PROFILE=$(HYPOTHESIS_PROFILE) $(BIN)/pytest tests
 
 # A renderer that crashed (about one test in a hundred on a shared machine, with nothing of the app's
-# pointing at it: scripts/chromium.py) runs that test once more; any other failure fails at once.
+# pointing at it: scripts/chromium.py) runs that test again (twice at most); any other failure fails at once.
 test-e2e: $(DEPS) $(NODE_DEPS) vendor build chromium
-	$(BIN)/pytest e2e -p no:cacheprovider --reruns 1 --only-rerun 'crashed'
+	$(BIN)/pytest e2e -p no:cacheprovider --reruns 2 --only-rerun 'crashed'
 
 # Startup, search, folders, edits and bulk paste at 100,000 words, in Chromium (a few minutes);
 # writes bench/results.json and the table in docs/benchmarks.md. `make bench RUNS=9` for more runs.
