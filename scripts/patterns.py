@@ -135,7 +135,7 @@ def _uses(path: Path) -> Iterator[Use]:
     for name, value in names.items():
         how = HELD.get(f"{relative}:{name}", "search")
         for pattern in _held_patterns(value):
-            if id(pattern) not in used and _defined_in(pattern, tree):
+            if id(pattern) not in used and _assigned_here(name, tree):
                 yield _use(f"{relative}:{name}", pattern.pattern, pattern.flags, how)
 
 
@@ -164,11 +164,19 @@ def _held_patterns(value: Any) -> Iterator[re.Pattern[Any]]:
                 yield item
 
 
-def _defined_in(pattern: re.Pattern[Any], tree: ast.Module) -> bool:
-    """Whether the module compiles `pattern` itself (not one it imported)."""
-    return any(
-        isinstance(node, ast.Attribute) and node.attr == "compile" for node in ast.walk(tree)
-    )
+def _assigned_here(name: str, tree: ast.Module) -> bool:
+    """Whether the module gives `name` its value itself (not a name it imported)."""
+    for statement in tree.body:
+        targets = (
+            statement.targets
+            if isinstance(statement, ast.Assign)
+            else [statement.target]
+            if isinstance(statement, ast.AnnAssign)
+            else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return True
+    return False
 
 
 def _calls(tree: ast.Module) -> Iterator[tuple[str, ast.Call]]:
