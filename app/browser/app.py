@@ -1,21 +1,23 @@
-"""The running page: DOM events in, controller updates out, plus hash routing and the toolbar.
+"""The running page: DOM events in, controller updates out, and hash routing.
 
 Events are delegated from the document (a handful of listeners for the whole app): any element
 with `data-action` is dispatched to the controller with its `data-id` and, for forms, the form
-fields. Everything this module decides is about the browser; what an action means lives in
-app.ui.controller.
+fields (app/browser/forms.py). `Page` builds the page's parts (toolbar, banner, toast, forms,
+drag and drop, shortcuts, import, voice…), routes actions to them or to the controller, and
+draws what the controller answers. Everything this module decides is about the browser; what
+an action means lives in app.ui.controller.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import js
 from pyodide.ffi import create_proxy
 
+from app.browser.banner import Banner
 from app.browser.closing import DialogCloser
 from app.browser.commands import Command
 from app.browser.dom import (
@@ -23,7 +25,6 @@ from app.browser.dom import (
     by_id,
     closest,
     data,
-    form_fields,
     found,
     js_object,
     measured,
@@ -32,24 +33,23 @@ from app.browser.dom import (
 )
 from app.browser.drag_drop import DragDrop
 from app.browser.drawers import DrawerGlue
+from app.browser.forms import Forms, caret, hide_errors, restore_caret
 from app.browser.keys import Shortcuts
 from app.browser.last_screen import LastScreen, Screen
 from app.browser.packages import BASE, STUDY, LazyPackages
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
+from app.browser.theme import label_theme_switch, toggle_theme
 from app.browser.timers import Timeout
 from app.browser.toast import Toast
+from app.browser.toolbar import Toolbar
 from app.browser.transfer import TransferGlue, save_download
-from app.browser.typed_ahead import TypedAhead, clears, empty_on_send, put_back
-from app.domain import LexicalError
-from app.saving import SaveStatus
+from app.browser.typed_ahead import TypedAhead
 from app.tasks import start_now
-from app.text.nodes import h
 from app.ui.controller import OPENS_WITHOUT_PACKAGES, Controller
 from app.ui.diff import Fresh, the_form
-from app.ui.folder_view import READ_ONLY_STUDY
 from app.ui.routes import Route
-from app.ui.update import Download, Update
+from app.ui.update import Update
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
@@ -58,60 +58,12 @@ if TYPE_CHECKING:
     from app.browser.pronounce import SpeechGlue
     from app.browser.study_voice import StudyVoice
 
-INPUT_DEBOUNCE_SECONDS = 0.15
 COUNTS_DELAY_SECONDS = 0.25  # after a grade, the sidebar's counts wait until the card is painted
 # An edit's redraw waits for its log entry to be written (2-5 ms, p95 about 10), but never
 # longer than this: a few frames, well under what a person notices, and short enough that a
 # key pressed right after Enter is rarely typed into the form about to be drawn afresh.
 REDRAW_WAIT_SECONDS = 0.05
 REVEAL_FRAMES = 12  # enough to settle a row among rows of any height; bounded all the same
-FORM_ERROR = '[data-role="form-error"]'  # a form's slot for what went wrong (app.ui.widgets)
-
-
-def _form_data(form: Any) -> dict[str, str]:
-    fields = form_fields(form)
-    for key in ("folder", "parent"):
-        value = data(form, key)
-        if value is not None and key not in fields:
-            fields[key] = value
-    return fields
-
-
-def _caret(element: Any) -> tuple[str, int, int] | None:
-    """The id and selection of a focused text box, to put them back if a redraw rebuilds it
-    (the filter box redraws the list as the user types in it)."""
-    if not found(element) or str(element.tagName) != "INPUT" or not element.id:
-        return None
-    start, end = element.selectionStart, element.selectionEnd
-    if not found(start) or not found(end):  # a box without a caret (checkbox, number)
-        return None
-    return str(element.id), int(start), int(end)
-
-
-def _restore_caret(target: Any, caret: tuple[str, int, int] | None) -> None:
-    if caret is not None and str(target.id) == caret[0]:
-        target.setSelectionRange(caret[1], caret[2])
-
-
-def _shown(form: Any) -> bool:
-    """Whether `form` is on the page where the user can see it: not in a closed dialog."""
-    if not found(form) or not form.isConnected:
-        return False
-    dialog = form.closest("dialog")
-    return not found(dialog) or bool(dialog.open)
-
-
-def _hide_form_errors(container: Any) -> None:
-    """A redraw answers the messages shown in its forms (they spoke of the page before it). A
-    form drawn as before keeps its DOM (app.ui.diff), so the message is hidden here."""
-    for slot in js.Array.from_(container.querySelectorAll(f"{FORM_ERROR}:not([hidden])")):
-        slot.hidden = True
-
-
-def _typed_into(target: Any) -> bool:
-    """Typing goes on key after key, so its action waits for a pause; a pick is done at once."""
-    tag = str(target.tagName)
-    return tag == "TEXTAREA" or (tag == "INPUT" and str(target.type) not in ("radio", "checkbox"))
 
 
 class Page:
@@ -126,11 +78,6 @@ class Page:
         self.main_region = Region(self.main, keep=TypedAhead)
         self.dialog = by_id("dialog")
         self.toast = Toast(by_id("toast"))
-        self.status = by_id("save-status")
-        self.banner = by_id("banner")
-        self._last_form: Any = None
-        self._sent: tuple[Any, dict[str, str]] | None = None  # an emptied form, what it held
-        self._input_task: asyncio.Task[None] | None = None
         self._counts_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Future[None]] = set()  # keeps background tasks alive
         # Loaded after the first screen; what needs them waits for them (decision 028).
@@ -146,6 +93,9 @@ class Page:
         self.shortcuts = Shortcuts(self)
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
+        self.banner = Banner(by_id("banner"), self.commands)
+        self.toolbar = Toolbar(controller, self.banner)
+        self.forms = Forms(self)
         self._speech: SpeechGlue | None = None  # built after the first screen (`speech`)
         self._hearing: Hearing | None = None  # built when something first listens
         self.study_voice: StudyVoice | None = None  # loaded with the study screen
@@ -194,9 +144,7 @@ class Page:
     def start(self) -> None:
         doc = js.document
         self.listen(doc, "click", self._on_click)
-        self.listen(doc, "submit", self._on_submit)
-        self.listen(doc, "input", self._on_input)
-        self.listen(doc, "compositionend", self._on_input)
+        self.forms.start(self.listen)
         self.listen(doc, "input", self.shortcuts.on_input)
         self.listen(doc, "change", self.transfer.on_change)
         self.listen(doc, "keydown", self.shortcuts.on_keydown)
@@ -208,7 +156,7 @@ class Page:
         self.last_screen.start(self.listen)
         for element_id in ("search", "new-root-folder", "transfer-button", "study-button"):
             by_id(element_id).disabled = False
-        self._update_theme_button()
+        label_theme_switch()
         self.route()
         self._redraw_counts_soon()
 
@@ -226,7 +174,7 @@ class Page:
         self, action: str, item_id: str | None = None, data: dict[str, str] | None = None
     ) -> None:
         if action == "toggle-theme":
-            self.toggle_theme()
+            toggle_theme()
             return
         # An action in the first moment after the screen appears waits for the packages,
         # unless it only opens a dialog (its submit waits instead).
@@ -290,8 +238,7 @@ class Page:
         told that they could not be loaded."""
         if all(packages.ready for packages in needed):
             return True
-        self.status.dataset.busy = "true"
-        try:
+        with self.toolbar.busy():
             for packages in needed:
                 try:
                     await packages.load()
@@ -299,8 +246,6 @@ class Page:
                     reason = f"{packages.failure} ({exc})."
                     self.show_toast(f"{reason} Reload the page to try again.")
                     return False
-        finally:
-            self.status.dataset.busy = "false"
         return True
 
     def apply(self, update: Update, fresh: Fresh | None = None) -> None:
@@ -308,7 +253,7 @@ class Page:
         self._apply_now(update, fresh)
 
     def _apply_now(self, update: Update, fresh: Fresh | None) -> None:
-        caret = _caret(js.document.activeElement)
+        kept = caret(js.document.activeElement)
         if update.close_dialog and self.dialog.open:
             self.dialog.close()
         if update.dialog is not None:
@@ -329,13 +274,13 @@ class Page:
         self._announce(update)
         if update.counts:
             self._redraw_counts_soon()
-        self.refresh_toolbar()
+        self.toolbar.refresh()
         show_locks(self.controller.read_only is not None)
         if update.focus:
             target = js.document.querySelector(update.focus)
             if found(target):
                 target.focus()
-                _restore_caret(target, caret)
+                restore_caret(target, kept)
         if update.reveal:
             self.spawn(self._reveal(update.reveal))
         self._study_drawn()
@@ -393,7 +338,7 @@ class Page:
             line = by_id("study-due")
             if found(line):
                 line.textContent = self.controller.due_here()
-        self.refresh_toolbar()
+        self.toolbar.refresh()
         self.last_screen.drawn()
 
     def _announce(self, update: Update) -> None:
@@ -401,7 +346,7 @@ class Page:
         if update.download is not None:
             save_download(update.download)
         if update.error:
-            self.show_error(update.error)
+            self.forms.show_error(update.error)
         if update.toast:
             self.show_toast(update.toast, undo=update.offer_undo)
 
@@ -410,7 +355,7 @@ class Page:
         for region, view in ((self.tree_region, tree), (self.main_region, main)):
             if view is not None:
                 region.show(view, fresh)
-                _hide_form_errors(region.element)
+                hide_errors(region.element)
         if main is not None and self.controller.state.route.view == "stats":
             self._draw_charts()
 
@@ -436,86 +381,8 @@ class Page:
             await repaint()
         rows.removeAttribute("data-revealing")
 
-    def refresh_toolbar(self) -> None:
-        store = self.controller.store
-        due = self.controller.due_today()
-        study = by_id("study-button")
-        study.textContent = f"Study · {due.due:,} due" if due.due else "Study"
-        if self.controller.read_only:
-            study.setAttribute("aria-disabled", "true")
-            study.title = READ_ONLY_STUDY
-        else:
-            study.removeAttribute("aria-disabled")
-            study.title = f"Study everything: {due.due:,} due, {due.new:,} new today (S at home)"
-        studying = self.controller.state.route.view == "study"
-        for button_id, label, enabled in (
-            # While studying, Undo takes back the last grade (the controller routes it).
-            (
-                "undo",
-                "the last grade" if studying else store.undo_label,
-                studying or store.can_undo,
-            ),
-            ("redo", store.redo_label, store.can_redo and not studying),
-        ):
-            button = by_id(button_id)
-            button.disabled = not enabled or bool(self.controller.read_only) or store.busy
-            verb = "Undo" if button_id == "undo" else "Redo"
-            button.title = f"{verb}: {label}" if label else f"Nothing to {verb.lower()}"
-            button.setAttribute("aria-label", f"{verb} {label}" if label else verb)
-
-    def show_error(self, message: str) -> None:
-        form = self._last_form
-        if self._sent is not None and self._sent[0] is form:
-            put_back(*self._sent)
-        self._sent = None
-        slot = form.querySelector(FORM_ERROR) if _shown(form) else None
-        if found(slot):
-            slot.textContent = message
-            slot.hidden = False
-        else:  # no form asked (a drop), or its dialog is closed: the toast says it
-            self.show_toast(message)
-
     def show_toast(self, message: str, *, undo: bool = False) -> None:
         self.toast.show(message, undo=undo and self.controller.store.can_undo)
-
-    def show_status(self, status: SaveStatus) -> None:
-        if data(js.document.documentElement, "broken"):
-            return  # static/boot.js: after an internal error no status can be trusted
-        self.status.textContent = status.label
-        self.status.dataset.state = status.state
-        if status.state == "error":
-            self.show_banner(status.message, error=True)
-        elif data(self.banner, "kind") == "save-error":
-            self.hide_banner()
-
-    def show_banner(self, message: str, *, error: bool = False) -> None:
-        self.banner.textContent = message
-        self.banner.dataset.kind = "save-error" if error else "info"
-        self.banner.hidden = False
-
-    def offer_in_banner(self, label: str, download: Download) -> None:
-        """A button in the banner that saves `download` (what the banner is about)."""
-        self.commands["banner-download"] = lambda _id, _data: save_download(download)
-        action = {"type": "button", "class": "small-button", "data-action": "banner-download"}
-        replace_children(self.banner, str(self.banner.textContent), " ", h("button", action, label))
-
-    def hide_banner(self) -> None:
-        self.banner.hidden = True
-        self.banner.dataset.kind = ""
-
-    def toggle_theme(self) -> None:
-        root = js.document.documentElement
-        root.dataset.theme = "light" if root.dataset.theme == "dark" else "dark"
-        # Storage can be blocked (private mode, policy); the theme still switches.
-        with contextlib.suppress(Exception):
-            js.localStorage.setItem("lexical-theme", root.dataset.theme)
-        self._update_theme_button()
-
-    def _update_theme_button(self) -> None:
-        dark = js.document.documentElement.dataset.theme == "dark"
-        by_id("theme-toggle").setAttribute(
-            "aria-label", f"Switch to {'light' if dark else 'dark'} theme"
-        )
 
     # --- event handlers -----------------------------------------------------------------------
 
@@ -528,83 +395,19 @@ class Page:
             self.search.open(target)
             return
         event.preventDefault()
-        self._last_form = target.closest("form")  # where an error about this click is shown
+        self.forms.asking = target.closest("form")  # where an error about this click is shown
         # A button may carry one value besides its id (e.g. the study mode it switches to).
         value = data(target, "value")
         self.run(str(action), data(target, "id"), None if value is None else {"value": value})
 
-    def _on_submit(self, event: Any) -> None:
-        form = event.target
-        action = data(form, "action")
-        if action is None:
-            return
-        event.preventDefault()
-        if self._input_task is not None:
-            # The submit carries what was typed: a redraw still waiting for a pause in the
-            # typing would act on a form already sent (an import already made).
-            self._input_task.cancel()
-            self._input_task = None
-        self._last_form = form
-        slot = form.querySelector(FORM_ERROR)
-        if found(slot):
-            slot.hidden = True
-        fields = _form_data(form)
-        if action == "transfer-apply":
-            if fields.get("mode") == "replace":  # a restore: the old collection's words go
-                self.last_screen.forget()
-            self.transfer.submit(form, fields)
-            return
-        # Keys typed from now on belong to the next word (app/browser/typed_ahead.py).
-        self._sent = (form, empty_on_send(form)) if clears(form) else None
-        self.run(action, data(form, "id"), fields)
-
-    def _on_input(self, event: Any) -> None:
-        if getattr(event, "isComposing", False):
-            # Mid-word in an input method (pinyin for 龍): redrawing now would rebuild the box
-            # and end the composition; compositionend brings the finished text here.
-            return
-        target = event.target
-        action = data(target, "input-action") if hasattr(target, "getAttribute") else None
-        if action is None:
-            return
-        if not _typed_into(target):  # a pick (select, radio) redraws at once
-            self.run(action, data(target, "id"), {"text": str(target.value)})
-            return
-        if self._input_task is not None:
-            self._input_task.cancel()
-        self._input_task = asyncio.ensure_future(
-            self._debounced(action, data(target, "id"), str(target.value))
-        )
-
-    async def _debounced(self, action: str, item_id: str | None, text: str) -> None:
-        await asyncio.sleep(INPUT_DEBOUNCE_SECONDS)
-        if action != "bulk-preview":
-            self.run(action, item_id, {"text": text})
-            return
-        # A long paste is previewed in steps, painting how far it got, so the page never
-        # freezes; typing again cancels this task and starts over.
-        folder = int(item_id) if item_id and item_id.isdigit() else None
-        steps = self.controller.bulk_preview_steps(folder, text)
-        while True:
-            try:
-                update = next(steps)
-            except StopIteration as stop:
-                self.apply(stop.value)
-                return
-            except LexicalError as error:
-                self.apply(Update(error=error.message))
-                return
-            self.apply(update)
-            await asyncio.sleep(0)
-
     def _dropped(self, kind: str, item_id: str, folder_id: str) -> None:
         def drop() -> None:
-            self._last_form = None  # no form asked: a refusal is said in a toast
+            self.forms.asking = None  # no form asked: a refusal is said in a toast
             self.apply(self.controller.drop(kind, item_id, folder_id))
 
         if not self._waits(drop, self.packages):
             drop()
 
     def _on_beforeunload(self, event: Any) -> None:
-        if data(self.status, "state") not in ("saved", "idle"):
+        if not self.toolbar.all_saved:
             event.preventDefault()

@@ -28,8 +28,6 @@ class KeysPage(StudyPage, Protocol):
     drawers: DrawerGlue
     search: SearchBox
 
-    def toggle_theme(self) -> None: ...
-
 
 class Shortcuts:
     def __init__(self, page: KeysPage) -> None:
@@ -75,7 +73,7 @@ class Shortcuts:
         table = {
             "/": page.search.focus,
             "?": lambda: page.run("help"),
-            "t": page.toggle_theme,
+            "t": lambda: page.run("toggle-theme"),
             "a": lambda: page.run("open-assistant"),
             "f": lambda: page.run("new-folder", folder_id),
         }

@@ -51,7 +51,7 @@ class Session:
         self.channel = EditChannel(self._on_broadcast)
         self.queue = SaveQueue(
             self._persist,
-            self.page.show_status,
+            self.page.toolbar.show_status,
             when_saved=self._snapshot_if_due,
             start=start_now,
         )
@@ -89,7 +89,7 @@ class Session:
         self.controller.store.subscribe(self.queue.push)
         self.page.when_written = self.queue.when_written
         self.controller.store.subscribe(lambda _changes: self.page.shortcuts.undo.changed())
-        self.page.show_status(SaveStatus("saved", "Saved"))
+        self.page.toolbar.show_status(SaveStatus("saved", "Saved"))
         self.page.spawn(self._make_room())
 
     async def _make_room(self) -> None:
@@ -101,16 +101,15 @@ class Session:
 
     def become_follower(self) -> None:
         self.controller.read_only = READ_ONLY
-        self.page.show_banner(READ_ONLY)
-        self.page.status.textContent = "Read-only"
-        self.page.status.dataset.state = "idle"
+        self.page.banner.show(READ_ONLY)
+        self.page.toolbar.show_read_only()
         self.page.apply(Update(main=True))  # the study buttons show they are off here
         self.lock.wait_for_turn(lambda: self.page.spawn(self._promote()))
 
     async def _promote(self) -> None:
         """The writer tab closed: reload what it saved and take over writing."""
         await self._reload()
-        self.page.hide_banner()
+        self.page.banner.hide()
         self.become_writer()
         self.page.apply(Update(main=True))  # the controls that were off come back on
         self.page.show_toast("The other tab closed; this tab can now make changes.")
@@ -157,9 +156,9 @@ async def start(stage: Any) -> Session:
     else:
         session.become_follower()
     if report.damaged:
-        session.page.show_banner(report.message(), error=True)
+        session.page.banner.show(report.message(), error=True)
         if report.unrestored:
-            session.page.offer_in_banner(
+            session.page.banner.offer(
                 "Download what could not be restored",
                 Download(UNRESTORED_FILE, "application/json", report.unrestored_json()),
             )

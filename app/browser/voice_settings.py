@@ -32,6 +32,7 @@ from app.ui.voice_settings_view import (
 )
 
 if TYPE_CHECKING:
+    from app.browser.forms import Forms
     from app.voice.ladder import Rung
 
 SETTINGS_KEY = "lexical-voice-settings"
@@ -49,8 +50,7 @@ class VoiceDialogPage(Spawns, Toasts, Protocol):
     """What the Voice dialog needs of the page (app.py's Page)."""
 
     dialog: Any
-
-    def show_error(self, message: str) -> None: ...
+    forms: Forms  # where a setting refused is said
 
 
 class VoiceDialog:
@@ -108,7 +108,7 @@ class VoiceDialog:
         try:
             return settings_from_fields(form_fields(form), self.settings)
         except InvalidInput as exc:
-            self.page.show_error(exc.message)
+            self.page.forms.show_error(exc.message)
             return None
 
     async def try_voice(self) -> None:
@@ -120,13 +120,13 @@ class VoiceDialog:
         try:
             await self.speaker.speak(sample_sentence(primary(lang)), lang, settings)
         except SpeechError as exc:
-            self.page.show_error(exc.message)
+            self.page.forms.show_error(exc.message)
 
     def save(self, fields: dict[str, str]) -> None:
         try:
             settings = settings_from_fields(fields, self.settings)
         except InvalidInput as exc:
-            self.page.show_error(exc.message)
+            self.page.forms.show_error(exc.message)
             return
         self.settings = settings
         save_settings(settings)

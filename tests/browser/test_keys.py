@@ -31,9 +31,6 @@ class Page:
     def run(self, action: str, item_id: str | None = None) -> None:
         self.ran.append((action, item_id))
 
-    def toggle_theme(self) -> None:
-        self.ran.append(("toggle-theme", None))
-
 
 def keyboard() -> tuple[Shortcuts, Page, Document]:
     document = load_shell()
