@@ -47,6 +47,7 @@ from app.drill.lines import Lines
 from app.drill.timing import (
     FINAL_RESULT_SECONDS,
     NUDGE_SECONDS,
+    OFFER_SECONDS,
     OVERRIDE_SECONDS,
     PAUSE_SECONDS,
     rating_for,
@@ -78,7 +79,6 @@ LISTENING: frozenset[Phase] = frozenset({"answering", "confirming", "feedback", 
 RATE_STEP = 0.8  # each "slower" multiplies the speaking rate by this
 RATE_MIN = 0.5
 EXPLANATION_WORDS = 60  # of the Scholar's answer said aloud; the drill goes on after them
-OFFER_SECONDS = 10.0  # listened for "help me remember" after the summary is said
 HINT_ANSWERS = 20  # other answers from the card's folder given as hints with its own
 LOST_CAP = 3  # utterances in a row the provider could not transcribe before pausing
 

@@ -1,5 +1,5 @@
-"""The drill's clock: how long silence is allowed, and the grade a right answer earns by how
-quickly it came.
+"""The drill's clock: how long silence is allowed, how long a grade may still be changed or
+"help me remember" said, and the grade a right answer earns by how quickly it came.
 
 Response time runs from the end of the spoken prompt to the recogniser's final result, so it
 includes saying the answer and the recogniser noticing the end of speech (about a second). A
@@ -17,6 +17,7 @@ NUDGE_SECONDS = 8.0  # of silence before "Say repeat, or I don't know."
 PAUSE_SECONDS = 20.0  # of further silence before the drill pauses itself
 OVERRIDE_SECONDS = 3.0  # after the feedback, to say another grade before it is written
 FINAL_RESULT_SECONDS = 1.0  # from the end of speech to a browser recogniser's final result
+OFFER_SECONDS = 10.0  # listened for "help me remember" after the summary is said
 
 # Seconds allowed: a base plus so much per character of the answer.
 EASY_BASE, EASY_PER_CHAR = 2.0, 0.08

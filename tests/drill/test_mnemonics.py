@@ -14,7 +14,7 @@ from app.drill.events import (
     StopListening,
 )
 from app.drill.lines import MNEMONICS_WORDS, OFFER_MNEMONICS
-from app.drill.machine import OFFER_SECONDS
+from app.drill.timing import OFFER_SECONDS
 from tests.drill.script import Script, listens, said
 
 
