@@ -24,6 +24,7 @@ from playwright.sync_api import Playwright, sync_playwright
 from app.store.durability import SNAPSHOT_EVERY
 from bench import drill, drill_provider, imports, scenarios, startup, voice
 from bench.browser import ROOT, chromium_version, serve
+from bench.calibration import REFERENCE_MEASURED, REFERENCE_MS
 from bench.report import Figure, missing, write
 from bench.workload import Size, Workload, build
 
@@ -109,6 +110,7 @@ def _meta(args: argparse.Namespace, queries: int) -> dict[str, Any]:
             "python": platform.python_version(),
         },
         "versions": _versions(),
+        "calibration": {"reference_ms": REFERENCE_MS, "measured": REFERENCE_MEASURED},
         "settings": {
             "runs": args.runs,
             "words": args.words,

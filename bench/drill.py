@@ -20,6 +20,7 @@ from playwright.sync_api import Page, Playwright, expect
 
 from bench import heap_snapshot
 from bench.browser import Heap, profile
+from bench.calibration import Calibration
 from bench.report import Figure, summarise
 from bench.voice import DOUBLES, VOICE_PROBE, first_after, memory, memory_figures
 from e2e.lexical_ui import bulk_add, create_folder, dialog
@@ -112,9 +113,12 @@ def _session(playwright: Playwright, base_url: str, cards: int, log: Log) -> dic
     out: dict[str, Any] = {"feedback": [], "at": [], "checkpoints": []}
     words = vocabulary(cards)
     at = checkpoints(WARM_UP_CARDS, cards - 1, CHECKPOINTS)
+    middle = max(1, len(at) // 2)  # the checkpoint the middle calibration follows: a quiet drill
+    calibration = out["calibration"] = Calibration("drill", "the hands-free page")
     with profile(playwright, base_url, scripts=(*DOUBLES, VOICE_PROBE)) as session:
         page = session.open("/")
         study_folder(page, words)
+        calibration.take(page)
         start_drill(page)
         learner, heap = Learner(page), Heap(page)
         cdp = page.context.new_cdp_session(page)
@@ -140,16 +144,19 @@ def _session(playwright: Playwright, base_url: str, cards: int, log: Log) -> dic
                     first = heap_snapshot.take(cdp)
                 elif not at:
                     out["split"] = heap_snapshot.split_growth(first, heap_snapshot.take(cdp))
+                if len(out["at"]) == middle:
+                    calibration.take(page)
                 learner.say("resume")
             else:
                 raise SystemExit(f"bench: the drill waits in {phase!r} after a right answer")
+        calibration.take(page)
         log(f"drill: {answered} cards, {out['checkpoints'][0]} → {out['checkpoints'][-1]}")
     return out
 
 
 def measure(playwright: Playwright, base_url: str, *, cards: int, log: Log) -> list[Figure]:
     out = _session(playwright, base_url, cards, log)
-    return [
+    figures = [
         summarise(
             "drill.feedback.p50",
             "Hands-free: final transcript -> spoken feedback p50",
@@ -165,3 +172,5 @@ def measure(playwright: Playwright, base_url: str, *, cards: int, log: Log) -> l
         ),
         *memory_figures("drill", "Hands-free", "card", out),
     ]
+    calibration: Calibration = out["calibration"]
+    return calibration.figures(figures)

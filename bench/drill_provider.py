@@ -31,6 +31,7 @@ from playwright.sync_api import Page, Playwright, expect
 from app.text.counting import counted
 from bench import heap_snapshot
 from bench.browser import BOOT_TIMEOUT_MS, Heap, profile
+from bench.calibration import Calibration
 from bench.drill import start_drill, study_folder
 from bench.report import Figure, summarise
 from bench.voice import VOICE_PROBE, memory, memory_figures
@@ -209,6 +210,7 @@ def _session(
     checks = min(CHECKS, max(2, (utterances - cards - 1) // 2))
     turns = plan(cards, utterances, checks)
     out: dict[str, Any] = {"at": [], "checkpoints": []}
+    calibration = out["calibration"] = Calibration("provider", "the page of the provider rung")
     with (
         tempfile.TemporaryDirectory(prefix="lexical-bench-words-") as folder,
         running_transcriber() as transcriber,
@@ -222,6 +224,9 @@ def _session(
     ):
         recordings = record([*words.values(), *COMMANDS], Path(folder))
         page = browser.open("/")
+        # Before the proxies are traced (at the first pause): its own two are made at its first
+        # run, and kept.
+        calibration.take(page)
         _open(page, transcriber, words)
         session, heap = Session(page, transcriber, recordings), Heap(page)
         cdp = page.context.new_cdp_session(page)
@@ -241,6 +246,8 @@ def _session(
                     first = heap_snapshot.take(cdp)
                 elif len(out["at"]) == checks:
                     out["split"] = heap_snapshot.split_growth(first, heap_snapshot.take(cdp))
+                if len(out["at"]) == max(1, checks // 2):  # paused: no utterance under way
+                    calibration.take(page)
             else:
                 if turn == "pause" and first is None:
                     page.evaluate("__benchVoice.traceProxies()")  # the paused drill's too
@@ -249,6 +256,7 @@ def _session(
             f"You studied {counted(len(session.grades), 'card')}", timeout=30_000
         )
         wait_saved(page)
+        calibration.take(page)
         extra = len(transcriber.requests) - sum(session.uploads)
         reviews = _reviews_after_reload(page)
         log(
@@ -301,7 +309,7 @@ def measure(
     worker_ms, worker_each = per_100ms(out["detector"], "inferenceMs")
     said = len(out["uploads"])
     name = "Hands-free through the provider"
-    return [
+    figures = [
         summarise(
             "provider.grade.p50",
             f"{name}: end of utterance -> grade shown, less the recogniser p50",
@@ -370,3 +378,5 @@ def measure(
             "page counts today's reviews; samples: cards, reviews after the reload",
         ),
     ]
+    calibration: Calibration = out["calibration"]
+    return calibration.figures(figures)

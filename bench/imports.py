@@ -15,6 +15,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Playwright
 
 from bench.browser import profile
+from bench.calibration import RUNS_PER_POINT, Calibration
 from bench.report import Figure, summarise
 from tests.anki_decks import make_apkg
 
@@ -67,11 +68,13 @@ def _import_once(page: Page, path: Path) -> tuple[float, float]:
 
 
 def _fresh_import(
-    playwright: Playwright, base_url: str, path: Path, notes: int
+    playwright: Playwright, base_url: str, path: Path, notes: int, calibration: Calibration
 ) -> tuple[float, float]:
-    """One import in a fresh profile. A renderer that crashes on the way (seen now and then on
-    this shared machine, as while pages load: bench.browser.Profile.open) is tried again once,
-    and said so; a second crash fails."""
+    """One import in a fresh profile, then the calibration runs in that page: only after, as
+    the figures are the page's first use of the import code and of SQLite's writing, which
+    the workload run before would have warmed. A renderer that crashes on the way (seen now
+    and then on this shared machine, as while pages load: bench.browser.Profile.open) is tried
+    again once, and said so; a second crash fails."""
     for attempt in (1, 2):
         with profile(playwright, base_url) as session:
             page = session.open("/")
@@ -85,6 +88,7 @@ def _fresh_import(
             shown = page.locator("#main .meta-line").first.inner_text().replace(",", "")
             if f"{notes} words" not in shown:
                 raise SystemExit(f"bench: the deck was not imported: {shown!r}")
+            calibration.take(page, 3 * RUNS_PER_POINT)
             return timings
     raise AssertionError("unreachable: the second attempt returns or raises")
 
@@ -92,15 +96,16 @@ def _fresh_import(
 def measure(playwright: Playwright, base_url: str, runs: int, notes: int) -> list[Figure]:
     previews: list[float] = []
     applies: list[float] = []
+    calibration = Calibration("imports", "each import's page, after the import")
     with tempfile.TemporaryDirectory(prefix="lexical-bench-deck-") as folder:
         path = Path(folder) / "goethe.apkg"
         path.write_bytes(deck(notes))
         for _ in range(runs):
-            preview, apply = _fresh_import(playwright, base_url, path, notes)
+            preview, apply = _fresh_import(playwright, base_url, path, notes, calibration)
             previews.append(preview)
             applies.append(apply)
     label = f"{notes:,}-note, {len(FIELDS)}-field Anki deck"
-    return [
+    figures = [
         summarise(
             "import.preview",
             f"Import preview of a {label}",
@@ -116,3 +121,4 @@ def measure(playwright: Playwright, base_url: str, runs: int, notes: int) -> lis
             note="Import pressed → dialog closed on the new words",
         ),
     ]
+    return calibration.figures(figures)

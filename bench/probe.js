@@ -48,9 +48,45 @@
   new PerformanceObserver((list) => {
     for (const task of list.getEntries()) probe.longTasks.push([task.startTime, task.duration]);
   }).observe({ type: "longtask", buffered: true });
-  // The durations of the long tasks that started at or after `since` (performance.now()).
+  // The durations of the long tasks that started at or after `since` (performance.now()),
+  // less the bench's own calibration runs (each a long task of its own).
   probe.longTasksSince = (since) =>
-    probe.longTasks.filter(([start]) => start >= since).map(([, duration]) => duration);
+    probe.longTasks.filter(([start, duration]) => start >= since && !probe.calibrations.some(
+      ([from, to]) => start < to && start + duration > from)).map(([, duration]) => duration);
+
+  // The calibration workload (bench/calibration.py): the first time in a page, `source` is run
+  // in a namespace of its own (kept: its proxies are made once, before any figure that counts
+  // proxies starts) and `called()` `warmUp` times untimed; then `called()` is timed `runs`
+  // times. Each run is a task of its own, so the app's queued work runs between them rather
+  // than inside a timing.
+  probe.calibrations = [];
+  let calibration = null;
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+  probe.calibrate = async (source, called, runs, warmUp) => {
+    if (calibration === null) {
+      if (!probe.pyodide) throw new Error("bench: no Pyodide to calibrate with");
+      const namespace = probe.pyodide.toPy({ __name__: "bench_calibration" });
+      probe.pyodide.runPython(source, { globals: namespace });
+      calibration = namespace.get(called);
+      for (let i = 0; i < warmUp; i++) {
+        await nextTask();
+        const start = now();
+        calibration();
+        probe.calibrations.push([start, now()]);
+      }
+    }
+    const ms = [];
+    const checks = [];
+    for (let i = 0; i < runs; i++) {
+      await nextTask();
+      const start = now();
+      checks.push(calibration());
+      const end = now();
+      probe.calibrations.push([start, end]);
+      ms.push(end - start);
+    }
+    return { ms, checks };
+  };
 
   // PyScript reports its own steps ("Loading interpreter", "Loaded Pyodide", ...).
   probe.progress = [];

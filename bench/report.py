@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,11 @@ def median(samples: list[float]) -> float:
 
 @dataclass
 class Figure:
-    """One measured number; `target` is the most it may be (None: reported, not judged)."""
+    """One measured number; `target` is the most it may be (None: reported, not judged).
+
+    A latency (unit "ms") taken in a calibrated page (bench/calibration.py) carries that page's
+    calibration median and the reference run's, both in ms: it is judged in calibration units,
+    its value over its page's median against its target over the reference's."""
 
     key: str
     label: str
@@ -38,12 +42,34 @@ class Figure:
     samples: list[float] = field(default_factory=list)
     target: float | None = None
     note: str = ""
+    calibration: float | None = None
+    reference: float | None = None
 
     @property
-    def passed(self) -> bool | None:
+    def units(self) -> float | None:
+        """The value in calibration units, for a latency of a calibrated page."""
+        if self.unit != "ms" or self.value is None or not self.calibration:
+            return None
+        return self.value / self.calibration
+
+    @property
+    def unit_target(self) -> float | None:
+        """The target in calibration units: the ms target over the reference run's median."""
+        if self.units is None or self.target is None or not self.reference:
+            return None
+        return self.target / self.reference
+
+    @property
+    def passed_in_ms(self) -> bool | None:
         if self.target is None or self.value is None:
             return None
         return self.value <= self.target
+
+    @property
+    def passed(self) -> bool | None:
+        if self.units is not None and self.unit_target is not None:
+            return self.units <= self.unit_target
+        return self.passed_in_ms
 
 
 def summarise(
@@ -59,6 +85,30 @@ def summarise(
     """A figure whose value is the q-th percentile of `samples` (the median by default)."""
     value = percentile(samples, q) if samples else None
     return Figure(key, label, unit, value, list(samples), target, note)
+
+
+def calibrated(
+    figures: list[Figure], samples: list[float], key: str, name: str, reference: float
+) -> list[Figure]:
+    """`figures`, all taken in one page, with that page's calibration median (of `samples`,
+    in ms) and the `reference` median beside each latency; then the calibration as a figure
+    of its own. Without samples the latencies stay in ms and the calibration is missing."""
+    middle = median(samples) if samples else None
+    spread = f" ({min(samples):.0f}-{max(samples):.0f} ms)" if samples else ""
+    runs = Figure(
+        f"calibration.{key}",
+        f"Calibration: the fixed Python workload in {name}, median of {len(samples)} runs" + spread,
+        "ms",
+        middle,
+        list(samples),
+        note="bench/calibration_workload.py, at the start, middle and end of the page's "
+        "scenario; its latencies are read against this median",
+    )
+    marked = [
+        replace(f, calibration=middle, reference=reference) if f.unit == "ms" else f
+        for f in figures
+    ]
+    return [*marked, runs]
 
 
 def missing(figures: list[Figure]) -> list[str]:
@@ -80,22 +130,50 @@ def _number(value: float | None, unit: str) -> str:
     return f"{value:.1f} {unit}"
 
 
+VERDICTS = {True: "pass", False: "**miss**", None: ""}
+
+
 def _verdict(figure: Figure) -> str:
-    return {True: "pass", False: "**miss**", None: ""}[figure.passed]
+    """The verdict, in units for a calibrated latency; and what ms alone would have said, when
+    it says otherwise."""
+    verdict = VERDICTS[figure.passed]
+    if figure.unit_target is not None and figure.passed_in_ms != figure.passed:
+        verdict += f" (in ms: {VERDICTS[figure.passed_in_ms].strip('*')})"
+    return verdict
+
+
+def _in_units(figure: Figure) -> str:
+    if figure.units is None:
+        return ""
+    target = f" ≤ {figure.unit_target:.3f}" if figure.unit_target is not None else ""
+    return f"{figure.units:.3f}{target}"
 
 
 def table(figures: list[Figure]) -> str:
-    lines = ["| figure | measured | target | result |", "| --- | --- | --- | --- |"]
+    lines = [
+        "| figure | measured | target | in calibration units | result |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     for f in figures:
         target = f"≤ {_number(f.target, f.unit)}" if f.target is not None else ""
-        lines.append(f"| {f.label} | {_number(f.value, f.unit)} | {target} | {_verdict(f)} |")
+        measured = _number(f.value, f.unit)
+        lines.append(f"| {f.label} | {measured} | {target} | {_in_units(f)} | {_verdict(f)} |")
     return "\n".join(lines)
 
 
 def results(figures: list[Figure], meta: dict[str, Any]) -> dict[str, Any]:
     return {
         **meta,
-        "figures": [{**asdict(f), "passed": f.passed} for f in figures],
+        "figures": [
+            {
+                **asdict(f),
+                "units": f.units,
+                "unit_target": f.unit_target,
+                "passed": f.passed,
+                "passed_in_ms": f.passed_in_ms,
+            }
+            for f in figures
+        ],
     }
 
 
@@ -114,8 +192,23 @@ def header(meta: dict[str, Any]) -> str:
             f"{settings['words']:,} words in {settings['folders']:,} folders "
             f"(small one: {settings['small_words']:,} words); {settings['queries']} search "
             f"queries typed one character at a time; {settings['edits']} edits per size.",
+            *_calibration(meta),
         ]
     )
+
+
+def _calibration(meta: dict[str, Any]) -> list[str]:
+    if "calibration" not in meta:
+        return []
+    reference = meta["calibration"]
+    return [
+        "",
+        "Calibration units: a latency over its own page's calibration median (the fixed "
+        "Python workload of bench/calibration_workload.py, run in that page at the start, "
+        "middle and end of its scenario); a target over the reference median, "
+        f"{reference['reference_ms']:.1f} ms ({reference['measured']}). A latency with a "
+        "target is judged in units; startup is judged as a ratio to bare Pyodide.",
+    ]
 
 
 def write(figures: list[Figure], meta: dict[str, Any], json_path: Path, doc_path: Path) -> str:

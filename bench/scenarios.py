@@ -13,6 +13,7 @@ from playwright.sync_api import Page, Playwright
 from app.store.durability import SNAPSHOT_EVERY
 from app.text.counting import counted
 from bench.browser import Heap, Profile, profile
+from bench.calibration import Calibration
 from bench.report import Figure, summarise
 from bench.workload import Workload
 
@@ -89,15 +90,19 @@ def small(
 ) -> list[Figure]:
     """Edits until Saved in a small collection, the baseline for the big one."""
     words = f"{workload.size.words:,}"
+    calibration = Calibration("small", f"the {words}-word page")
     with profile(playwright, base_url) as session:
         page = _boot(session, workload, data_dir, "small.sqlite")
+        calibration.take(page)  # only before and after: the edits are one short stretch
         durable = [r["durable"] for r in _edits(page, workload, edits, None)]
-    return [
+        calibration.take(page)
+    figures = [
         summarise("edit.small.p50", f"Edit durable (until Saved) p50, {words} words", durable),
         summarise(
             "edit.small.p95", f"Edit durable (until Saved) p95, {words} words", durable, q=95
         ),
     ]
+    return calibration.figures(figures)
 
 
 def pauses(
@@ -114,10 +119,14 @@ def pauses(
     a person pausing would let it be. The Long Tasks API sees only tasks over 50 ms: with
     none, the figure is 0."""
     words = f"{workload.size.words:,}"
+    calibration = Calibration("pauses", f"the {words}-word page of the long tasks")
+    # At the middle pause; the probe leaves the calibration's own long tasks out.
+    middle = max(1, (WARM_UP_EDITS + edits) // SNAPSHOT_EVERY // 2)
     with profile(playwright, base_url) as session:
         page = _boot(session, workload, data_dir, "pauses.sqlite")
         page.evaluate("id => __bench.openFolder(id)", workload.edit_folder)
         ids = _word_ids(page, 20)
+        calibration.take(page)
         since = 0.0
         for i in range(WARM_UP_EDITS + edits):
             if i == WARM_UP_EDITS:
@@ -129,20 +138,22 @@ def pauses(
                     arg=(i + 1) // SNAPSHOT_EVERY,
                     timeout=120_000,
                 )
+                if (i + 1) // SNAPSHOT_EVERY == middle:
+                    calibration.take(page)
         tasks = list(page.evaluate("t => __bench.longTasksSince(t)", since))
         snapshots = _measures(page, "lexical:snapshot")
+        calibration.take(page)
     done = f"{counted(edits, 'edit')} and {counted(len(snapshots), 'snapshot')}"
     log(f"pauses: {done} at {words} words")
-    return [
-        summarise(
-            "edit.longest_task",
-            f"Longest main-thread task during {edits:,} edits and their snapshots, {words} words",
-            tasks or [0.0],
-            q=100,
-            target=LONG_TASK_TARGET,
-            note=f"Long Tasks API (tasks over 50 ms only): {counted(len(tasks), 'long task')}",
-        )
-    ]
+    longest = summarise(
+        "edit.longest_task",
+        f"Longest main-thread task during {edits:,} edits and their snapshots, {words} words",
+        tasks or [0.0],
+        q=100,
+        target=LONG_TASK_TARGET,
+        note=f"Long Tasks API (tasks over 50 ms only): {counted(len(tasks), 'long task')}",
+    )
+    return calibration.figures([longest])
 
 
 def large(
@@ -158,6 +169,7 @@ def large(
     size = workload.size
     words = f"{size.words:,}"
     out: dict[str, Any] = {}
+    calibration = Calibration("large", f"the {words}-word page")
     with profile(playwright, base_url) as session:
         page = _boot(session, workload, data_dir, "large.sqlite")
         heap = Heap(page)
@@ -172,6 +184,8 @@ def large(
             out["search"] += page.evaluate("q => __bench.type(q)", query)
             heap.sample()
         log(f"search: {len(out['search'])} keystrokes over {len(workload.queries)} queries")
+        # Not before the search: it would warm the SQLite code the first keystrokes run.
+        calibration.take(page)
         out["folder"] = []
         for _ in range(runs):
             page.evaluate("__bench.goHome()")
@@ -186,6 +200,7 @@ def large(
             )
         out["edits"] = _edits(page, workload, edits, heap)
         log(f"edits: {edits} at {words} words")
+        calibration.take(page)
         out.update(_study(page, edits, heap))
         log(f"study: {edits} grades at {words} words")
         out["stats"] = []
@@ -204,7 +219,8 @@ def large(
         heap.sample()
         out["snapshot"] = _measures(page, "lexical:snapshot")
         out["heap"], out["buffers"], out["wasm"] = heap.js, heap.buffers, heap.wasm
-    return _figures(out, workload)
+        calibration.take(page)
+    return calibration.figures(_figures(out, workload))
 
 
 def _figures(out: dict[str, Any], workload: Workload) -> list[Figure]:

@@ -22,6 +22,7 @@ from playwright.sync_api import Page, Playwright
 from app.text.counting import counted
 from bench import heap_snapshot
 from bench.browser import Heap, profile
+from bench.calibration import Calibration
 from bench.report import Figure, summarise
 from e2e.lexical_ui import configure_ai, open_assistant
 from tests.llm.aimock import running_aimock
@@ -127,6 +128,7 @@ def _turns(
     playwright: Playwright, base_url: str, timed: int, turns: int, log: Log
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"request": [], "speech": [], "at": [], "marks": []}
+    calibration = out["calibration"] = Calibration("voice", "the voice page")
     with (
         tempfile.TemporaryDirectory(prefix="lexical-bench-aimock-") as folder,
         running_aimock(FIXTURES, Path(folder), KEY) as mock,
@@ -141,12 +143,14 @@ def _turns(
         page = session.open("/")
         open_assistant(page)
         configure_ai(page, provider="OpenAI", base_url=f"{mock}/v1", key=KEY, model=MODEL)
+        calibration.take(page)
         for i in range(WARM_UP_TURNS + timed):
             request, speech = turn_latencies(_turn(page))
             if i >= WARM_UP_TURNS:
                 out["request"].append(request)
                 out["speech"].append(speech)
         log(f"voice: {timed} timed turns")
+        calibration.take(page)  # before the proxies are traced: it makes its own once
         heap = Heap(page)
         page.evaluate("__benchVoice.traceProxies()")
         every = max(1, turns // CHECKPOINTS)
@@ -161,16 +165,21 @@ def _turns(
                 out["at"].append(i)
         out["checkpoints"] = checkpoints
         out["split"] = heap_snapshot.split_growth(first, heap_snapshot.take(cdp))
+        calibration.take(page)
         log(f"voice: {turns} turns, {checkpoints[0]} → {checkpoints[-1]}")
     return out
 
 
-def _visualiser(playwright: Playwright, base_url: str, hold_s: int) -> list[float]:
+def _visualiser(
+    playwright: Playwright, base_url: str, hold_s: int, calibration: Calibration
+) -> list[float]:
     """Hold the talk button while the fake microphone plays: the visualiser's main-thread
-    milliseconds per frame, once a second."""
+    milliseconds per frame, once a second. The calibration runs before and after the hold,
+    not in it, where it would hold up the frames."""
     with profile(playwright, base_url, scripts=DOUBLES[:1], flags=FAKE_MICROPHONE) as session:
         page = session.open("/")
         open_assistant(page)
+        calibration.take(page)
         _talk_button(page).hover()
         page.mouse.down()
         page.wait_for_function("(window.__lexicalVisualiser?.frames ?? 0) > 0")
@@ -184,6 +193,7 @@ def _visualiser(playwright: Playwright, base_url: str, hold_s: int) -> list[floa
                 per_frame.append((after[1] - before[1]) / (after[0] - before[0]))
             before = after
         page.mouse.up()
+        calibration.take(page)
     return per_frame
 
 
@@ -191,9 +201,10 @@ def measure(
     playwright: Playwright, base_url: str, *, timed: int, turns: int, hold_s: int, log: Log
 ) -> list[Figure]:
     out = _turns(playwright, base_url, timed, turns, log)
-    frames = _visualiser(playwright, base_url, hold_s)
+    visualiser = Calibration("visualiser", "the visualiser's page")
+    frames = _visualiser(playwright, base_url, hold_s, visualiser)
     log(f"visualiser: {len(frames)} seconds held")
-    return [
+    turns_page = [
         summarise(
             "voice.request.p50", "Voice: final transcript -> request sent p50", out["request"]
         ),
@@ -216,14 +227,16 @@ def measure(
             target=SPEECH_TARGET,
             note="lexical:voice-sentence mark → speechSynthesis.speak called",
         ),
-        summarise(
-            "voice.visualiser",
-            "Voice: visualiser main-thread cost per frame (median of each second)",
-            frames,
-            target=FRAME_TARGET,
-        ),
         *memory_figures("voice", "Voice", "turn", out),
     ]
+    held = summarise(
+        "voice.visualiser",
+        "Voice: visualiser main-thread cost per frame (median of each second)",
+        frames,
+        target=FRAME_TARGET,
+    )
+    calibration: Calibration = out["calibration"]
+    return [*calibration.figures(turns_page), *visualiser.figures([held])]
 
 
 def memory_figures(key: str, name: str, what: str, out: dict[str, Any]) -> list[Figure]:
