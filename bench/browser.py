@@ -23,7 +23,8 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page, Playwright
 
 from app.store import Store
-from app.store.durability import PIECE_BYTES, SLOTS, SnapshotRecord
+from app.store.durability import SLOTS, SnapshotRecord
+from app.store.working_copy import PIECE_BYTES, BytesImage
 from bench.server import DATA_PREFIX
 from scripts import chromium, precache
 from scripts.serve import ROOT
@@ -162,7 +163,9 @@ class Profile:
         """Put `store` into IndexedDB as the app's snapshot (the same copy in both slots, as the
         app keeps two), so the app boots from it."""
         record = SnapshotRecord.of(0, 0, store)
-        (data_dir / name).write_bytes(record.data)
+        if not isinstance(record.data, BytesImage):
+            raise TypeError("a store's own snapshot is Python bytes")
+        (data_dir / name).write_bytes(record.data.data)
         page = self.context.new_page()
         page.goto(f"{self.base_url}{DATA_PREFIX}{BLANK}")
         args = {

@@ -19,6 +19,7 @@ import js
 from pyodide.ffi import JsException, create_proxy, to_js
 
 from app.browser.dom import found, js_object
+from app.browser.working_copy import BufferImage, capacity
 from app.domain import LexicalError
 from app.store.durability import SnapshotHeader, SnapshotRecord
 
@@ -139,9 +140,9 @@ class IndexedDbBackend:
         if not found(row):
             return None
         pieces = {(int(piece.slot[0]), int(piece.slot[1])): piece.data for piece in rows}
-        joined = _joined(row, pieces)
-        digest = await _sha256_hex(joined)
-        return SnapshotRecord.read(_header(row), joined.to_bytes(), digest)
+        joined, length = _joined(row, pieces)
+        digest = await _sha256_hex(joined.subarray(0, length))
+        return SnapshotRecord.read(_header(row), BufferImage(joined, length), digest)
 
     async def _write(self, store: str, request: Callable[[Any], object]) -> None:
         """Run one write request in a strict transaction and wait until it has committed."""
@@ -196,20 +197,22 @@ def _header(row: Any) -> SnapshotHeader:
     )
 
 
-def _joined(header: Any, pieces: dict[tuple[int, int], Any]) -> Any:
-    """A slot's data as one buffer: inline in its header (snapshots written before they came
-    in pieces), or its pieces in order. A missing piece leaves the data short, which the
-    length check then reports as damage."""
+def _joined(header: Any, pieces: dict[tuple[int, int], Any]) -> tuple[Any, int]:
+    """A slot's data as one buffer and its length: inline in its header (snapshots written
+    before they came in pieces), or its pieces in order, in a buffer with room for the working
+    copy to grow (app/browser/working_copy.py). A missing piece leaves the data short, which
+    the length check then reports as damage."""
     if found(getattr(header, "data", None)):
-        return header.data
+        return header.data, int(header.data.length)
     parts = [pieces.get((int(header.slot), i)) for i in range(int(header.pieces))]
     present = [part for part in parts if part is not None]
-    joined = js.Uint8Array.new(sum(int(part.length) for part in present))
+    length = sum(int(part.length) for part in present)
+    joined = js.Uint8Array.new(capacity(length))
     offset = 0
     for part in present:
         joined.set(part, offset)
         offset += int(part.length)
-    return joined
+    return joined, length
 
 
 def _op(row: Any) -> tuple[int, str]:

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 import js
 
 from app.browser.app import Page
-from app.browser.dom import measured, repaint
+from app.browser.dom import measured
 from app.browser.idb import IndexedDbBackend
 from app.browser.local_storage import mapping_memory
 from app.browser.network import NetworkStatus
 from app.browser.study import local_utc_offset
 from app.browser.tabs import EditChannel, WriterLock
+from app.browser.working_copy import BrowserCopies
 from app.saving import SaveQueue, SaveStatus
 from app.store.changes import Changeset
 from app.store.durability import Durability
@@ -38,8 +39,15 @@ READ_ONLY = (
 
 
 class Session:
-    def __init__(self, backend: IndexedDbBackend, durability: Durability, lock: WriterLock) -> None:
+    def __init__(
+        self,
+        backend: IndexedDbBackend,
+        copies: BrowserCopies,
+        durability: Durability,
+        lock: WriterLock,
+    ) -> None:
         self.backend = backend
+        self.copies = copies
         self.durability = durability
         self.controller = Controller(
             durability.store, utc_offset=local_utc_offset, mappings=mapping_memory()
@@ -90,14 +98,6 @@ class Session:
         self.page.when_written = self.queue.when_written
         self.controller.store.subscribe(lambda _changes: self.page.shortcuts.undo.changed())
         self.page.toolbar.show_status(SaveStatus("saved", "Saved"))
-        self.page.spawn(self._make_room())
-
-    async def _make_room(self) -> None:
-        # Once the screen is up: at 100,000 words this takes about 0.2 s that the first edit
-        # and the first snapshot would otherwise each add to one task (Store.make_room_for_edits).
-        await repaint()
-        with measured("make-room"):
-            self.controller.store.make_room_for_edits()
 
     def become_follower(self) -> None:
         self.controller.read_only = READ_ONLY
@@ -115,12 +115,13 @@ class Session:
         self.page.show_toast("The other tab closed; this tab can now make changes.")
 
     async def _reload(self) -> None:
-        durability = Durability(self.backend)
+        durability = Durability(self.backend, copies=self.copies)
         await durability.boot()
-        self.durability = durability
+        replaced, self.durability = self.durability, durability
         self.controller.store = durability.store
         self._followed = durability.seq
         self.page.apply(self.controller.refresh())
+        replaced.close()
 
     def _on_broadcast(self, seq: int, text: str) -> None:
         if self.controller.read_only is None or seq <= self._followed:
@@ -143,11 +144,11 @@ async def start(stage: Any) -> Session:
     lock = WriterLock()
     # Decide the writer before loading, so only one tab ever repairs or snapshots the store.
     is_writer = await lock.acquire_now()
-    backend = await IndexedDbBackend.open()
-    durability = Durability(backend)
+    backend, copies = await asyncio.gather(IndexedDbBackend.open(), BrowserCopies.prepare())
+    durability = Durability(backend, copies=copies)
     with measured("load-db"):
         report = await durability.boot()
-    session = Session(backend, durability, lock)
+    session = Session(backend, copies, durability, lock)
     stage(4)
     with measured("first-render"):
         session.page.start()

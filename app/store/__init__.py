@@ -107,25 +107,9 @@ class Store:
         return self._db.serialize()
 
     @property
-    def byte_size(self) -> int:
-        """How big `snapshot()` is, without taking it."""
-        return int(self._db.scalar("PRAGMA page_count")) * int(self._db.scalar("PRAGMA page_size"))
-
-    def make_room_for_edits(self) -> None:
-        """Take now, in one go, the memory that the first edit and the first snapshot would
-        otherwise take in the middle of the work (decision 002).
-
-        SQLite holds a loaded database in a buffer of exactly its size and doubles it, copying
-        it, at the first write past that; and under WebAssembly the first write to each page of
-        fresh memory is slow besides. At 100,000 words the first edit took 100-180 ms and the
-        first snapshot's copy 110-290 ms, against 20-25 and 16-20 ms later. Here a table made
-        and dropped again (its root page is one past the end) grows the buffer, and as much
-        memory as a copy of the database is written once and freed for that copy to reuse."""
-        with self._db.transaction():
-            self._db.execute("CREATE TABLE room_for_edits (x)")
-            self._db.execute("DROP TABLE room_for_edits")
-        room = bytearray(self.byte_size)  # zero-filled: every page written once
-        del room
+    def path(self) -> str:
+        """The database's file (":memory:" for one that has none)."""
+        return self._db.path
 
     @property
     def schema_version(self) -> int:

@@ -57,7 +57,8 @@ def _insert_sql(table: str, columns: Iterable[str]) -> str:
 class Database:
     """One SQLite connection plus the transaction depth needed to nest savepoints."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str = ":memory:") -> None:
+        self.path = path
         conn.row_factory = sqlite3.Row
         register_functions(conn)
         self._conn = conn
@@ -65,7 +66,14 @@ class Database:
 
     @classmethod
     def open(cls, path: str = ":memory:") -> Database:
-        return cls(sqlite3.connect(path, isolation_level=None))
+        conn = sqlite3.connect(path, isolation_level=None)
+        if path != ":memory:":
+            # The file is the workspace's working copy; durability comes from the snapshots
+            # and the operation log (app/store/durability.py), so nothing is synced, the
+            # rollback journal stays in memory and no other connection ever shares the file.
+            for pragma in ("journal_mode = MEMORY", "synchronous = 0", "locking_mode = EXCLUSIVE"):
+                conn.execute(f"PRAGMA {pragma}")
+        return cls(conn, path)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Database:

@@ -19,12 +19,10 @@ from app.domain import LexicalError
 from app.store import Store
 from app.store.changes import Changeset
 from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
+from app.store.working_copy import BytesImage, Image, WorkingCopies, piece_count, sha256_hex
 
 SLOTS = (0, 1)
 SNAPSHOT_EVERY = 200  # edits between snapshots
-# A snapshot is written in pieces of this size, each in a task of its own, so that none of
-# them holds the page up for long (hashing and handing over a megabyte take a few ms).
-PIECE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -57,13 +55,13 @@ class SnapshotHeader:
 class SnapshotRecord(SnapshotHeader):
     """A snapshot as read back: its header and all of its data."""
 
-    data: bytes
+    data: Image
     # sha256 of `data` as the backend that read it computed it, when it can do so faster than
     # Python (the browser hashes natively: 65 ms instead of 185 ms for 56 MB). Never stored.
     digest: str | None = None
 
     @classmethod
-    def read(cls, header: SnapshotHeader, data: bytes, digest: str | None = None) -> SnapshotRecord:
+    def read(cls, header: SnapshotHeader, data: Image, digest: str | None = None) -> SnapshotRecord:
         """The record of a slot whose header and data were read back."""
         return cls(
             slot=header.slot,
@@ -85,14 +83,13 @@ class SnapshotRecord(SnapshotHeader):
             schema_version=store.schema_version,
             length=len(data),
             checksum=hashlib.sha256(data).hexdigest(),
-            data=data,
+            data=BytesImage(data),
         )
 
     def intact(self) -> bool:
-        if len(self.data) != self.length:
+        if self.data.length != self.length:
             return False
-        digest = self.digest or hashlib.sha256(self.data).hexdigest()
-        return digest == self.checksum
+        return (self.digest or sha256_hex(self.data)) == self.checksum
 
 
 class DurableBackend(Protocol):
@@ -163,10 +160,12 @@ class Durability:
         self,
         backend: DurableBackend,
         *,
+        copies: WorkingCopies | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         snapshot_bytes: int = 1_000_000,
     ) -> None:
         self._backend = backend
+        self._copies = copies or WorkingCopies()
         self._every = snapshot_every
         # A big log (a bulk paste writes every row into one entry) makes boot replay slow:
         # past this many logged bytes a snapshot is cheaper than replaying them next time.
@@ -228,13 +227,34 @@ class Durability:
                 self._slot_seq[header.slot] = header.seq
                 continue
             record = await self._backend.load_snapshot(header.slot)
-            store = _open(record) if record is not None else None
+            store = self._open(record) if record is not None else None
             if record is None or store is None:
                 problems.append(f"The saved copy from edit {header.seq:,} is damaged.")
                 continue
             chosen = (store, record.seq)
             self._slot_seq[record.slot] = record.seq
-        return chosen if chosen is not None else (Store.new(), None)
+        return chosen if chosen is not None else (self._copies.new(), None)
+
+    def _open(self, record: SnapshotRecord) -> Store | None:
+        """A store from `record`, or None if it is damaged. A too-new schema is not damage: that
+        error propagates so the data is never overwritten by an older app."""
+        if not record.intact():
+            record.data.close()
+            return None
+        try:
+            store = self._copies.open(record.data)
+        except sqlite3.Error:
+            return None
+        if store.quick_check():
+            return store
+        self._copies.discard(store)
+        return None
+
+    def close(self) -> None:
+        """Let go of the workspace (its working copy is deleted)."""
+        if self._store is not None:
+            self._copies.discard(self._store)
+            self._store = None
 
     async def persist(self, changeset: Changeset) -> tuple[int, str]:
         """Append one log entry for `changeset`; returns its seq and the entry as written
@@ -266,23 +286,26 @@ class Durability:
         plus the log restore everything."""
         slot = min(SLOTS, key=lambda s: self._slot_seq[s])
         seq, edits, logged = self._seq, self._since_snapshot, self._bytes_since_snapshot
-        data = self.store.snapshot()
-        schema_version = self.store.schema_version
-        self._slot_seq[slot] = -1  # emptied from now on: the slot to overwrite next time
-        await self._backend.clear_slot(slot)
-        checksum = hashlib.sha256()
-        starts = range(0, max(1, len(data)), PIECE_BYTES)
-        for index, start in enumerate(starts):
-            piece = data[start : start + PIECE_BYTES]
-            checksum.update(piece)
-            await self._backend.put_piece(slot, index, piece)
+        image = self._copies.image(self.store)
+        try:
+            schema_version = self.store.schema_version
+            self._slot_seq[slot] = -1  # emptied from now on: the slot to overwrite next time
+            await self._backend.clear_slot(slot)
+            checksum = hashlib.sha256()
+            pieces = piece_count(image)
+            for index in range(pieces):
+                piece = image.piece(index)
+                checksum.update(piece)
+                await self._backend.put_piece(slot, index, piece)
+        finally:
+            image.close()
         header = SnapshotHeader(
             slot=slot,
             seq=seq,
             schema_version=schema_version,
-            length=len(data),
+            length=image.length,
             checksum=checksum.hexdigest(),
-            pieces=len(starts),
+            pieces=pieces,
         )
         await self._backend.put_header(header)
         self._slot_seq[slot] = seq
@@ -293,21 +316,6 @@ class Durability:
         older = self._slot_seq[1 - slot]
         if older > 0:
             await self._backend.trim_ops(older)
-
-
-def _open(record: SnapshotRecord) -> Store | None:
-    """A store from `record`, or None if it is damaged. A too-new schema is not damage: that
-    error propagates so the data is never overwritten by an older app."""
-    if not record.intact():
-        return None
-    try:
-        store = Store.from_snapshot(record.data)
-    except sqlite3.Error:
-        return None
-    if store.quick_check():
-        return store
-    store.close()
-    return None
 
 
 def _replay(store: Store, base: int, ops: list[tuple[int, str]], problems: list[str]) -> int:

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from app.domain import FolderId, LexicalError
 from app.inputs import NewFolder, NewWord, WordPatch
 from app.saving import SaveQueue
-from app.store import Changeset, Store
-from app.store import durability as durability_module
+from app.store import Changeset, Store, working_copy
 from app.store.changes import Change
 from app.store.durability import Durability, SnapshotHeader, SnapshotRecord
 from app.store.migrations import SCHEMA_VERSION, SchemaTooNewError
 from app.store.oplog import CorruptEntryError, decode_entry, encode_entry
+from app.store.working_copy import BytesImage
 from tests.fake_sleep import Sleeper
 from tests.store.helpers import Dump, assert_index_in_sync, dump
 
@@ -60,7 +60,7 @@ class MemoryBackend:
         if header is None or isinstance(header, SnapshotRecord):
             return header
         data = b"".join(self.pieces.get((slot, i), b"") for i in range(header.pieces))
-        return SnapshotRecord.read(header, data)
+        return SnapshotRecord.read(header, BytesImage(data))
 
     async def clear_slot(self, slot: int) -> None:
         self._write()
@@ -305,16 +305,16 @@ def test_a_snapshot_from_a_newer_app_is_refused_not_overwritten() -> None:
     store = Store.open()
     store.create_folder(NewFolder(name="x"))
     record = SnapshotRecord.of(0, 1, store)
-    raw = bytearray(record.data)
+    raw = bytearray(store.snapshot())
     raw[60:64] = (SCHEMA_VERSION + 1).to_bytes(4, "big")  # user_version in the file header
     backend.snapshots[0] = dataclasses.replace(
-        record, data=bytes(raw), checksum=hashlib.sha256(raw).hexdigest()
+        record, data=BytesImage(bytes(raw)), checksum=hashlib.sha256(raw).hexdigest()
     )
     with pytest.raises(SchemaTooNewError):
         asyncio.run(Durability(backend).boot())
     kept = backend.snapshots[0]
     assert isinstance(kept, SnapshotRecord)
-    assert kept.data == bytes(raw)
+    assert kept.data == BytesImage(bytes(raw))
 
 
 def test_entries_round_trip_and_reject_damage() -> None:
@@ -515,7 +515,7 @@ def _booted(backend: MemoryBackend) -> Durability:
 def test_a_kill_at_any_moment_of_a_snapshot_loses_nothing_and_reports_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(durability_module, "PIECE_BYTES", 4096)
+    monkeypatch.setattr(working_copy, "PIECE_BYTES", 4096)
     states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
     saved = backends[-1]
     assert len(saved.snapshots) == 2  # both slots full: one of them is overwritten
@@ -545,7 +545,7 @@ def test_a_kill_at_any_moment_of_a_snapshot_loses_nothing_and_reports_nothing(
 def test_a_header_whose_piece_is_missing_is_damage_and_the_other_slot_is_used(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(durability_module, "PIECE_BYTES", 4096)
+    monkeypatch.setattr(working_copy, "PIECE_BYTES", 4096)
     states, backends = asyncio.run(_session(MemoryBackend(), edits=12, every=4))
     backend = backends[-1]
     newest = max(backend.snapshots.values(), key=lambda r: r.seq)
