@@ -60,6 +60,7 @@ def test_a_torn_log_entry_keeps_everything_before_it_and_says_so(app: Page) -> N
     # The recovered state is secured: a new edit and another reload keep it, without the banner.
     add_word(app, "septum", ["wall between chambers"])
     wait_saved(app)
+    expect(banner).to_be_visible()  # a save that works says nothing about what was lost
     reload(app)
     expect(word_item(app, "septum")).to_be_visible()
     expect(word_item(app, "atrium")).to_be_visible()

@@ -4,7 +4,7 @@ save what it is about as a file."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final, Literal
 
 from app.browser.commands import Command
 from app.browser.dom import data, replace_children
@@ -12,7 +12,9 @@ from app.browser.transfer import save_download
 from app.text.nodes import h
 from app.ui.update import Download
 
-SAVE_ERROR = "save-error"  # the kind of banner a save that works again takes down
+SAVE_ERROR: Final = "save-error"  # the kind of banner a save that works again takes down
+# An "error" (edits that could not be restored) stays until the tab closes.
+Kind = Literal["info", "error", "save-error"]
 
 
 class Banner:
@@ -20,9 +22,9 @@ class Banner:
         self.element = element
         self._commands = commands  # the page's: where the banner's button registers
 
-    def show(self, message: str, *, error: bool = False) -> None:
+    def show(self, message: str, kind: Kind = "info") -> None:
         self.element.textContent = message
-        self.element.dataset.kind = SAVE_ERROR if error else "info"
+        self.element.dataset.kind = kind
         self.element.hidden = False
 
     def offer(self, label: str, download: Download) -> None:

@@ -157,7 +157,7 @@ async def start(stage: Any) -> Session:
     else:
         session.become_follower()
     if report.damaged:
-        session.page.banner.show(report.message(), error=True)
+        session.page.banner.show(report.message(), "error")
         if report.unrestored:
             session.page.banner.offer(
                 "Download what could not be restored",

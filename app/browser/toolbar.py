@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import js
 
+from app.browser.banner import SAVE_ERROR
 from app.browser.dom import by_id, data
 from app.saving import SaveStatus
 from app.ui.folder_view import READ_ONLY_STUDY
@@ -58,7 +59,7 @@ class Toolbar:
         self.status.textContent = status.label
         self.status.dataset.state = status.state
         if status.state == "error":
-            self.banner.show(status.message, error=True)
+            self.banner.show(status.message, SAVE_ERROR)
         elif self.banner.says_save_failed:
             self.banner.hide()
 
