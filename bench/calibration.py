@@ -16,17 +16,20 @@ from playwright.sync_api import Page
 from bench import calibration_workload
 from bench.report import Figure, calibrated
 
-# The workload's median in the bench's pages on the reference run: `python -m bench --only
-# small` on main, the 1,000-word page's 6 runs (76-100 ms).
-REFERENCE_MS = 78.0
+# The workload's median on the reference run, rounded: one sitting of `python -m bench --only`
+# small, large, pauses, imports, voice, drill, small, large on main (2026-11-27, 23:44-23:50
+# UTC) gave page medians of 78.5-94.5 ms in quiet minutes (eight pages, their median 82.2) and
+# 130 ms for one 100,000-word page in a busy one (load 4.7 on the 2 cores); `--only small` and
+# `--only large` just before, 77.8 and 81.7 ms.
+REFERENCE_MS = 80.0
 REFERENCE_MEASURED = (
     "2026-11-27, this machine: 2 cores (shared), 24 GB, Chromium 156.0.8078.108 headless, "
     "Debian 12, pyodide 314.0.7"
 )
 RUNS_PER_POINT = 3  # at each point of a page's scenario: start, middle, end
 # Untimed runs before a page's first timed one: in a fresh page the first five or so took 2-3×
-# the later ones (100-160 ms against 48, twice over), while V8 compiled the WebAssembly they
-# run hot; the first run alone up to 10×.
+# the later ones (with 3,000 words: 100-160 ms against 48, in two pages), while V8 compiled the
+# WebAssembly they run hot; the first run alone up to 10×.
 WARM_UP_RUNS = 6
 SOURCE = Path(calibration_workload.__file__).read_text()
 CALLED = "run"  # the function the page times
