@@ -88,22 +88,28 @@ def test_calibrated_without_runs_leaves_the_figures_and_reports_the_calibration_
     assert out[1].value is None
 
 
-def test_the_table_shows_ms_and_units_and_says_when_ms_alone_would_judge_otherwise() -> None:
-    text = table(
-        [
+@pytest.mark.parametrize(
+    ("figure", "row"),
+    [
+        (
             _latency(30.0, calibration_ms=200.0),
+            "| Edit | 30.0 ms | ≤ 20.0 ms | 0.150 ≤ 0.200 | pass (in ms: miss) |",
+        ),
+        (
             _latency(15.0, calibration_ms=50.0),
-            _latency(10.0),
-            _latency(12.0, target=None),
-            Figure("r", "Ratio", "x", 1.1, [1.1], 1.15),
-        ]
-    )
-    assert text.splitlines()[0] == "| figure | measured | target | in calibration units | result |"
-    assert "| Edit | 30.0 ms | ≤ 20.0 ms | 0.150 ≤ 0.200 | pass (in ms: miss) |" in text
-    assert "| Edit | 15.0 ms | ≤ 20.0 ms | 0.300 ≤ 0.200 | **miss** (in ms: pass) |" in text
-    assert "| Edit | 10.0 ms | ≤ 20.0 ms | 0.100 ≤ 0.200 | pass |" in text
-    assert "| Edit | 12.0 ms |  | 0.120 |  |" in text
-    assert "| Ratio | 1.10× | ≤ 1.15× |  | pass |" in text
+            "| Edit | 15.0 ms | ≤ 20.0 ms | 0.300 ≤ 0.200 | **miss** (in ms: pass) |",
+        ),
+        (_latency(10.0), "| Edit | 10.0 ms | ≤ 20.0 ms | 0.100 ≤ 0.200 | pass |"),
+        (_latency(12.0, target=None), "| Edit | 12.0 ms |  | 0.120 |  |"),
+        (Figure("r", "Ratio", "x", 1.1, [1.1], 1.15), "| Ratio | 1.10× | ≤ 1.15× |  | pass |"),
+    ],
+)
+def test_a_row_shows_ms_and_units_and_says_when_ms_alone_would_judge_otherwise(
+    figure: Figure, row: str
+) -> None:
+    header, _, shown = table([figure]).splitlines()
+    assert header == "| figure | measured | target | in calibration units | result |"
+    assert shown == row
 
 
 def test_results_and_header_record_units_and_the_reference(tmp_path: Path) -> None:
