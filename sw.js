@@ -27,9 +27,14 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// The page asks a waiting (new) worker to take over once the user chose to reload.
+// The page asks a waiting (new) worker to take over once the user chose to reload, and may ask
+// where the runtime's WebAssembly comes from: the answer, on the port it sends, is whether the
+// server answered this start's check (once the check is over).
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
+  if (event.data && event.data.type === "server-answered") {
+    checking.then(() => event.ports[0]?.postMessage(serverAnswered));
+  }
 });
 
 async function cached(url) {
@@ -45,10 +50,11 @@ async function cacheFirst(request) {
 // WebAssembly comes from (see the fetch handler); false until an answer comes, so a start on a
 // dead network never waits for it.
 let serverAnswered = false;
+let checking = Promise.resolve(); // the last check, settled once serverAnswered holds its outcome
 
 function checkServer() {
   serverAnswered = false;
-  fetch(new Request(PROBE, { method: "HEAD", cache: "no-store" })).then(
+  checking = fetch(new Request(PROBE, { method: "HEAD", cache: "no-store" })).then(
     (response) => { serverAnswered = response.ok; },
     () => { serverAnswered = false; },
   );

@@ -3,7 +3,8 @@
 // Nothing here loads at startup: app/browser/charts.py imports this module when the stats page
 // opens, and uPlot with its stylesheet loads on the first draw. The placeholder's JSON names
 // its colours as CSS custom properties, so the charts follow the theme: they are drawn again
-// when the page switches theme (documentElement's data-theme) or a chart's width changes.
+// when the page switches theme (documentElement's data-theme) or a chart's width changes;
+// each drawn placeholder's data-drawn-theme says which theme's colours it shows.
 // The figures are also a table beside each chart, so a chart that cannot be drawn loses nothing.
 
 const HEIGHT = 220;
@@ -187,6 +188,8 @@ function draw(uPlot, element, force) {
   const plot = new uPlot(options, data, element);
   plot.root.setAttribute("aria-hidden", "true"); // the placeholder speaks for it (role=img)
   drawn.set(element, { plot, data: element.dataset.chart, width });
+  // The theme whose colours it shows: a switch redraws on the next frame, not at once.
+  element.dataset.drawnTheme = document.documentElement.dataset.theme ?? "";
 }
 
 // Charts whose placeholder left the page (a redraw replaced it) are let go.

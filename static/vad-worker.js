@@ -8,6 +8,7 @@
 // Messages in:  {type: "load", fromCache}, {type: "start", port, options}, {type: "stop", session, flush},
 //               {type: "stats"}.
 // Messages out: {type: "ready", loadMs}, {type: "failed", message},
+//               {type: "listening", session, time} (the session's first frame came),
 //               {type: "speech-start", session, time},
 //               {type: "speech-end", session, start, end, recorded, decidedAt, wav},
 //               {type: "misfire", session, start, end, decidedAt}, {type: "stopped", session},
@@ -88,6 +89,7 @@ function fresh(options) {
     first: 0, // index in frames of the first speech frame
     last: 0, // index in frames of the last frame >= negative
     speechFrames: 0,
+    flowing: false, // its first frame came
   };
 }
 
@@ -201,6 +203,12 @@ function start(port, options) {
   current = state;
   port.onmessage = (event) => {
     const frame = { ...event.data, arrived: now() };
+    if (!state.flowing) {
+      // The session's audio reaches the model only now, a little after start: said sooner, a
+      // word would lose its start, so the page says it listens from here.
+      state.flowing = true;
+      postMessage({ type: "listening", session: state.id, time: frame.time });
+    }
     work = work.then(() => (current === state ? step(state, frame) : null)).catch(fail);
   };
   state.port = port;

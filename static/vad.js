@@ -19,6 +19,9 @@
 //     another stops this one.
 //     callbacks (each optional; a JS object or Map whose members are functions, e.g.
 //     create_proxy()'d Python callables; a Python dict itself or an unknown name is refused):
+//       onListening(t)                   the session's first frame reached the detector (t its
+//                                        first sample), a little after start() resolved: from
+//                                        now on an utterance is heard from its start
 //       onSpeechStart(t)                 a frame of speech: an utterance may have begun at t
 //       onSpeechEnd(t, blob, mime, info) the utterance is over: `blob` is its recording, a WAV
 //                                        (mime "audio/wav", 16 kHz mono 16-bit) from preRollMs
@@ -43,7 +46,8 @@
 //     {frames, inferenceMs, maxLagMs, loadMs} from the worker, and the page's counters.
 //
 // window.__lexicalVad counts what reached the main thread ({messages, utterances, misfires}),
-// for the tests and `make bench` (one message per event, never per frame).
+// for the tests and `make bench` (one message per event, never per frame: the first frame of
+// a session is one such event).
 
 const WORKER = new URL("./vad-worker.js", import.meta.url);
 const WORKLET = new URL("./vad-worklet.js", import.meta.url);
@@ -133,7 +137,9 @@ function dispatch(message) {
   if (session.closed) return;
   const { callbacks } = session;
   const at = (time) => session.clock(time);
-  if (message.type === "speech-start") {
+  if (message.type === "listening") {
+    call(callbacks.onListening, at(message.time));
+  } else if (message.type === "speech-start") {
     call(callbacks.onSpeechStart, at(message.time));
   } else if (message.type === "speech-end") {
     counters.utterances++;
@@ -160,7 +166,7 @@ function fromEpoch(ms) {
   return (ms - performance.timeOrigin) / 1000;
 }
 
-const CALLBACKS = ["onSpeechStart", "onSpeechEnd", "onMisfire", "onError"];
+const CALLBACKS = ["onListening", "onSpeechStart", "onSpeechEnd", "onMisfire", "onError"];
 const OPTIONS = [
   "minSpeechMs", "silenceMs", "maxUtteranceMs", "preRollMs", "tailMs", "positive", "negative",
 ];

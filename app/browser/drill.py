@@ -4,11 +4,11 @@ Nothing is decided here: app/drill/machine.py decides, this adapts. The Start bu
 the first session's notice) begins it; `Say` effects are queued on the page's speaker at the
 drill's rate and each reports `SpeechDone` once said (or failed: the failure is shown too);
 `Listen` starts one recognition session where app/voice/ladder.py says it may run, whose final
-result becomes `Heard` (all its alternatives), its interim words `Interim` and its errors
-`ListenFailed`; a `Tick` every quarter second keeps the drill's clocks; `Explain` (and, after
-the summary, `Remind` for mnemonics of the missed words) asks the Scholar through the
-assistant. Leaving the study screen, Escape or closing the tab pauses the drill (its decided
-grade written) and silences it; the Resume button picks it up again.
+result becomes `Heard` (all its alternatives), its first audio `AudioStarted`, its interim
+words `Interim` and its errors `ListenFailed`; a `Tick` every quarter second keeps the drill's
+clocks; `Explain` (and, after the summary, `Remind` for mnemonics of the missed words) asks the
+Scholar through the assistant. Leaving the study screen, Escape or closing the tab pauses the
+drill (its decided grade written) and silences it; the Resume button picks it up again.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from app.browser.recognition import now
 from app.domain import LexicalError
 from app.drill.commands import Command
 from app.drill.events import (
+    AudioStarted,
     Awaiting,
     Begin,
     Button,
@@ -54,14 +55,15 @@ from app.drill.where import Listening, hands_free
 from app.speech.outcome import SpeechError, SpeechOff
 from app.ui.study_dialogs import drill_notice
 from app.ui.update import Update
-from app.voice.listening_events import Event as Recognised
 from app.voice.listening_events import (
+    AudioStart,
     RecognitionError,
     Result,
     SpeechEnd,
     SpeechStart,
     Transcribing,
 )
+from app.voice.listening_events import Event as Recognised
 from app.voice.problems import problem
 
 if TYPE_CHECKING:
@@ -259,7 +261,9 @@ class DrillGlue:
     def _heard(self, session: int, event: Recognised) -> None:
         if session != self._listened:
             return
-        if isinstance(event, SpeechStart | SpeechEnd):  # its words may still be on the way
+        if isinstance(event, AudioStart):
+            self._later(AudioStarted(event.at))
+        elif isinstance(event, SpeechStart | SpeechEnd):  # its words may still be on the way
             self._later(Interim(event.at))
         elif isinstance(event, Transcribing):
             self._later(Awaiting(event.at, event.done))

@@ -32,6 +32,7 @@ SPEECH_RATE = 16_000  # what speech-to-text models are trained on
 FFT_SIZE = 512  # 256 frequency bins: plenty for a row of bars, little work per frame
 # How long each step may take before it counts as never answering.
 OPEN_S = 30.0  # getUserMedia: the user may be reading the browser's permission prompt
+START_S = 5.0  # a recorder starts within milliseconds of start()
 STOP_S = 5.0  # a recorder hands its data over within milliseconds of stop()
 DECODE_S = 10.0  # decoding a spoken answer takes a fraction of a second
 
@@ -278,6 +279,13 @@ class Microphone:
             self._take = None
             raise MicrophoneError("failed", str(error)) from error
 
+    async def recording_started(self) -> None:
+        """Wait until the recorder records (its "start" event): sound before it is not in the
+        recording, so the learner is told it listens only then. At once when not recording."""
+        take = self._take
+        if take is not None:
+            await _within(take.started.wait(), START_S, "busy", "the recorder's start")
+
     async def stop_recording(self) -> Recording:
         """Stop and return the whole recording (it arrives in one dataavailable event, as no
         timeslice was asked for)."""
@@ -313,20 +321,26 @@ class Microphone:
 
 
 class _Take:
-    """One MediaRecorder and the data it hands over. The listener is there from the start:
-    when the microphone's track ends, the browser stops the recorder and hands the data over
-    before anyone calls stop(), and a listener added then would wait for ever."""
+    """One MediaRecorder, when it started and the data it hands over. The listener is there
+    from the start: when the microphone's track ends, the browser stops the recorder and hands
+    the data over before anyone calls stop(), and a listener added then would wait for ever."""
+
+    EVENTS = ("start", "dataavailable")
 
     def __init__(self, recorder: Any) -> None:
         self.recorder = recorder
         self.mime = str(recorder.mimeType)
         self.data: Any = None
+        self.started = asyncio.Event()
         self.arrived = asyncio.Event()
-        self._listener: Any = create_proxy(self._on_data)
-        recorder.addEventListener("dataavailable", self._listener)
+        self._listener: Any = create_proxy(self._on_event)
+        for name in self.EVENTS:
+            recorder.addEventListener(name, self._listener)
 
-    def _on_data(self, event: Any) -> None:
-        if self.data is None:
+    def _on_event(self, event: Any) -> None:
+        if str(event.type) == "start":
+            self.started.set()
+        elif self.data is None:
             self.data = event.data
             self.arrived.set()
 
@@ -339,9 +353,11 @@ class _Take:
         if self._listener is None:
             return
         self.stop()
-        self.recorder.removeEventListener("dataavailable", self._listener)
+        for name in self.EVENTS:
+            self.recorder.removeEventListener(name, self._listener)
         self._listener.destroy()
         self._listener = None
+        self.started.set()  # nobody waits for a recorder that is gone
 
 
 def _stop_tracks(stream: Any) -> None:

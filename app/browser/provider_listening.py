@@ -3,7 +3,8 @@ transcribes the recording, reported as the listening events the browser's recogn
 
 `ProviderSession` has `recognition.Session`'s interface, so the glue drives either the same
 way. `start` opens the microphone and records (start, audiostart, speechstart, as a browser
-would); `stop` ends the recording and sends it (Gemini takes only WAV: the recording is decoded
+would, once the recorder says it records: a word said before would not be in the recording);
+`stop` ends the recording and sends it (Gemini takes only WAV: the recording is decoded
 to 16 kHz samples first; OpenAI-compatible servers take the WebM as it is), then reports one
 final result and the end, or only the end when nothing was said. `abort` drops the recording,
 or cancels the transcription under way. Every request counts against the daily cap and is
@@ -139,6 +140,7 @@ class ProviderSession:
             await self._microphone.open()
             if not turn.aborted and not turn.stopped.is_set():
                 self._microphone.start_recording()
+                await self._microphone.recording_started()
         except MicrophoneError as error:
             self._microphone.close()
             self.on_event(RecognitionError(now(), ERROR_CODES[error.kind]))

@@ -4,7 +4,8 @@ For the hands-free drill (and any listener that cannot wait for a button to be l
 static/vad.js (decision 030) hears where speech starts and ends on the open microphone and
 hands over each utterance as a WAV; this sends that one recording to the user's provider with
 the expected words as hints, and reports it as the events a browser's recogniser fires
-(speechstart, a final result, speechend). Nothing is sent for sounds too short to be speech,
+(audiostart once the detector has the microphone's first frames, then speechstart, a final
+result, speechend). Nothing is sent for sounds too short to be speech,
 and nothing at all between utterances. `UtteranceSession` has `recognition.Session`'s
 interface; the microphone stays open between sessions and its owner closes it.
 """
@@ -73,6 +74,7 @@ class UtteranceSession:
         self._over = False
         self._sending: set[asyncio.Future[None]] = set()  # held: the loop keeps weak ones
         self._task: asyncio.Future[None] | None = None
+        self._flowing = False  # the detector has the microphone's first frames
 
     def start(self, lang: str, *, local: bool, phrases: Sequence[str] = ()) -> None:
         """`local` is part of the shared interface only (the ladder decides)."""
@@ -102,9 +104,19 @@ class UtteranceSession:
             self._stop_handle()
             return
         self.on_event(RecognitionStart(now()))
-        self.on_event(AudioStart(now()))
+        if self._flowing:
+            self.on_event(AudioStart(now()))
 
     def _callbacks(self, lang: str, phrases: tuple[str, ...]) -> Any:
+        def listening(_at: Any) -> None:
+            # The session begins at once, its audio a little later: audiostart waits for it,
+            # as the learner is told to speak only then.
+            if self._over or self._flowing:
+                return
+            self._flowing = True
+            if self._handle is not None:
+                self.on_event(AudioStart(now()))
+
         def speech_start(_at: Any) -> None:
             if not self._over:
                 self.on_event(SpeechStart(now()))
@@ -122,6 +134,7 @@ class UtteranceSession:
                 self._fail("no-microphone" if str(reason) == "ended" else "microphone-busy")
 
         handlers: dict[str, Callable[..., None]] = {
+            "onListening": listening,
             "onSpeechStart": speech_start,
             "onSpeechEnd": speech_end,
             "onMisfire": lambda *_args: None,  # too short to be speech: nothing is sent

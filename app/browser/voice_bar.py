@@ -38,6 +38,7 @@ class VoiceBar:
         if not found(bar):
             return
         bar.dataset.listening = "true" if shown.indicator else "false"
+        bar.dataset.hearing = "true" if shown.hearing else "false"
         replace_children(by_id(LIVE), *voice_live(shown, where=where()))
         toggle = bar.querySelector('[data-action="ai-conversation"]')
         if found(toggle):

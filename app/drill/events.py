@@ -37,6 +37,14 @@ class Heard:
 
 
 @dataclass(frozen=True, slots=True)
+class AudioStarted:
+    """The microphone's sound reaches the recogniser of the Listen under way (its audiostart;
+    the voice detector's first frames): from now on what the learner says is heard whole."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Interim:
     """The user is talking (speech began or ended, or an interim result): not silent."""
 
@@ -92,6 +100,7 @@ Event: TypeAlias = (
     Begin
     | SpeechDone
     | Heard
+    | AudioStarted
     | Interim
     | Awaiting
     | Tick

@@ -22,6 +22,7 @@ from typing import Literal
 from app.drill import lines
 from app.drill.commands import Command, hints, parse
 from app.drill.events import (
+    AudioStarted,
     Awaiting,
     Begin,
     Button,
@@ -56,6 +57,7 @@ from app.speech.voices import word_lang
 from app.study.model import Rating, StudyCard
 from app.studying.session import Counts, StudySession
 from app.voice.answers import lexicon, tokens
+from app.voice.listening import GETTING_READY
 from app.voice.problems import Problem
 from app.voice.reply import Confirmed, interpret
 from app.voice.restarts import Restarts
@@ -93,6 +95,7 @@ class DrillState:
     speech: str = ""  # the text of the last speech, as shown
     rate: float = 1.0
     listening: bool = False  # a Listen is under way
+    hearing: bool = False  # and its recogniser has the microphone's sound (only with listening)
     listened_at: float = 0.0  # when the last Listen was asked for
     listen_at: float | None = None  # after a quick failure: when to listen again (a Tick does)
     awaiting: int = 0  # this session's utterances still being transcribed
@@ -125,6 +128,7 @@ class DrillView:
     grade: str
     counts: Counts
     listening: bool
+    hearing: bool  # what the learner says now is heard
     status: str
 
 
@@ -146,6 +150,9 @@ class Drill:
     def handle(self, event: Event) -> Effects:
         """The effects of `event`, in order; the drill's state moves on."""
         state = self.state
+        if isinstance(event, AudioStarted):  # in any phase: only what the screen says changes
+            self.state = replace(state, hearing=state.listening)
+            return ()
         if state.phase == "finished":
             return self._afterwards(event)
         match event:
@@ -491,7 +498,7 @@ class Drill:
                 return ()
 
     def _listen_afterwards(self, at: float) -> Effects:
-        self.state = replace(self.state, listening=True, listened_at=at)
+        self.state = replace(self.state, listening=True, hearing=False, listened_at=at)
         return (Listen(self.lang, hints(self.lang)),)
 
     def _remind(self) -> Effects:
@@ -556,7 +563,9 @@ class Drill:
                 lang, expected = self.lang, (*_said(words.yes), *_said(words.no), *commands)
             case _:
                 lang, expected = self.lang, commands
-        self.state = replace(self.state, listening=True, listened_at=at, listen_at=None, awaiting=0)
+        self.state = replace(
+            self.state, listening=True, hearing=False, listened_at=at, listen_at=None, awaiting=0
+        )
         return (Listen(lang, expected),)
 
     # --- helpers ------------------------------------------------------------------------------
@@ -592,6 +601,7 @@ class Drill:
             grade="" if shown is None else shown.label,
             counts=self.session.counts,
             listening=state.listening,
+            hearing=state.listening and state.hearing,
             status=_status(state),
         )
 
@@ -617,4 +627,6 @@ def _status(state: DrillState) -> str:
     phase = "paused" if pausing else state.phase
     if phase == "paused" and state.deaf:
         return lines.PAUSED_DEAF
+    if phase in ("answering", "confirming") and state.listening and not state.hearing:
+        return GETTING_READY  # a word said now would lose its start
     return _STATUS[phase]

@@ -63,6 +63,7 @@ def render_drill(
             "aria-labelledby": "drill-prompt",
             "data-phase": view.phase,
             "data-listening": "true" if view.listening else "false",
+            "data-hearing": "true" if view.hearing else "false",
         },
         h(
             "p",

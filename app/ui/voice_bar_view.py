@@ -20,7 +20,12 @@ TALK_BUTTON = "ai-talk"
 def voice_bar(live: View, *, conversation: bool, where: str) -> El:
     return h(
         "div",
-        {"id": "ai-voice", "class": "voice-bar", "data-listening": _listening(live)},
+        {
+            "id": "ai-voice",
+            "class": "voice-bar",
+            "data-listening": _flag(live.indicator),
+            "data-hearing": _flag(live.hearing),  # what is said now is heard
+        },
         h(
             "div",
             {"class": "voice-bar-row"},
@@ -72,5 +77,5 @@ def voice_live(live: View, *, where: str) -> tuple[El, ...]:
     )
 
 
-def _listening(live: View) -> str:
-    return "true" if live.indicator else "false"
+def _flag(on: bool) -> str:
+    return "true" if on else "false"

@@ -19,6 +19,7 @@ from app.voice.listening_events import (
     AnswerDone,
     AnswerStarted,
     Ask,
+    AudioStart,
     CancelSpeech,
     Effect,
     Event,
@@ -49,6 +50,7 @@ Recognizer = Literal["off", "starting", "on", "stopping"]
 
 SILENCE_SECONDS = 1.5
 NOTHING_HEARD = "I didn't catch anything. Try again, or type your message."
+GETTING_READY = "Getting ready to listen…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,8 @@ class Listener:
     mode: Mode = "push_to_talk"
     phase: Phase = "idle"
     recognizer: Recognizer = "off"
+    # The session's audio reaches the recogniser ("audiostart"): words said before are lost.
+    hearing: bool = False
     restart: bool = False  # start a session for this turn once the old one has ended
     held: bool = False  # the push-to-talk key or button is down
     seen: int = 0  # results of the current session so far
@@ -76,11 +80,12 @@ class Listener:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """What the page shows: the indicator, the live transcript (interim part in grey), the
-    countdown in seconds and one status sentence."""
+    """What the page shows: the indicator, whether what is said now is heard, the live
+    transcript (interim part in grey), the countdown in seconds and one status sentence."""
 
     phase: Phase
     indicator: bool
+    hearing: bool
     final: str
     interim: str
     countdown: float | None
@@ -123,7 +128,9 @@ def _recognition(state: Listener, event: Event) -> Step:
     match event:
         case RecognitionStart():
             started = "on" if state.recognizer == "starting" else state.recognizer
-            return replace(state, recognizer=started, seen=0, offset=0), ()
+            return replace(state, recognizer=started, hearing=False, seen=0, offset=0), ()
+        case AudioStart():
+            return replace(state, hearing=True), ()
         case SpeechStart():
             return _speech_start(state)
         case Result(segments=segments):
@@ -132,11 +139,11 @@ def _recognition(state: Listener, event: Event) -> Step:
         case SpeechEnd():
             return _count_down(state), ()
         case RecognitionEnd():
-            return _end(replace(state, recognizer="off"))
+            return _end(replace(state, recognizer="off", hearing=False))
         case RecognitionError(code=code, detail=detail):
             return _error(state, code, detail)
         case _:
-            return state, ()  # audiostart changes nothing here
+            return state, ()  # a provider's transcription under way changes nothing here
 
 
 def view(state: Listener) -> View:
@@ -146,7 +153,9 @@ def view(state: Listener) -> View:
     if state.phase == "heard" and state.deadline is not None:
         countdown = max(state.deadline - state.now, 0.0)
     mic_on = state.phase in ("listening", "heard") or state.recognizer in ("starting", "on")
-    return View(state.phase, mic_on, final, interim, countdown, _status(state, countdown))
+    hearing = mic_on and state.hearing
+    status = _status(state, countdown)
+    return View(state.phase, mic_on, hearing, final, interim, countdown, status)
 
 
 def _press(state: Listener, mode: Mode) -> Step:
@@ -349,6 +358,8 @@ def _status(state: Listener, countdown: float | None) -> str:
     match state.phase:
         case "idle":
             return state.notice
+        case "listening" if not state.hearing and (conversation or state.held):
+            return GETTING_READY
         case "listening" if conversation:
             return "Listening… Press Escape to stop."
         case "listening" | "heard" if not conversation:

@@ -248,10 +248,12 @@ class Blob:
 
 class MediaRecorder(fakes.EventTarget):
     """Records `b"speech"`; like Chromium's, the whole recording arrives in one dataavailable
-    event when it stops (no timeslice was asked for). With `hands_over` False, stop() never
-    fires it; `refusal` (a DOMException's name) makes the constructor throw."""
+    event when it stops (no timeslice was asked for). "start" fires when it begins recording,
+    unless `starts` is False. With `hands_over` False, stop() never fires dataavailable;
+    `refusal` (a DOMException's name) makes the constructor throw."""
 
     made: ClassVar[list[MediaRecorder]] = []
+    starts: ClassVar[bool] = True
     hands_over: ClassVar[bool] = True
     refusal: ClassVar[str | None] = None
 
@@ -270,6 +272,8 @@ class MediaRecorder(fakes.EventTarget):
 
     def start(self) -> None:
         self.state = "recording"
+        if MediaRecorder.starts:
+            self._fire(fakes.Event("start"), False)
 
     def removeEventListener(self, type_: str, handler: Any) -> None:
         self.listeners = [entry for entry in self.listeners if entry[:2] != (type_, handler)]
@@ -323,6 +327,7 @@ class AudioFakes:
         OfflineAudioContext.made.clear()
         OfflineAudioContext.decodes = True
         MediaRecorder.made.clear()
+        MediaRecorder.starts = True
         MediaRecorder.hands_over = True
         MediaRecorder.refusal = None
         fakes.js.navigator.mediaDevices = self.devices

@@ -20,7 +20,7 @@ from app.browser.dom import by_id, replace_children
 from app.browser.drill import NO_EXPLAINER, PREFS_KEY, TICK_MS, DrillGlue
 from app.browser.hearing import Hearing
 from app.domain import LexicalError
-from app.drill.events import Event, Heard, Interim, ListenFailed, SpeechDone, Tick
+from app.drill.events import AudioStarted, Event, Heard, Interim, ListenFailed, SpeechDone, Tick
 from app.drill.lines import NUDGE, explain_request, mnemonics_request
 from app.drill.where import ANOTHER_MODE, OFFLINE
 from app.speech.outcome import SpeechError
@@ -232,6 +232,17 @@ def test_the_prompt_is_said_then_the_answer_listened_for_and_graded(interval: In
     assert isinstance(page.fed[-1], SpeechDone)
     assert text("drill-heard") == "dog"
     assert text("drill-said") == "Right."
+
+
+def test_the_recognisers_first_audio_makes_the_screen_say_it_listens(interval: Interval) -> None:
+    page = begun()
+    drill = by_id("drill-status").closest(".drill")
+    assert (drill.dataset.listening, drill.dataset.hearing) == ("true", "false")
+    run(lambda: listening().fire("audiostart"))
+    assert page.fed[-1] == AudioStarted(0.0)
+    drill = by_id("drill-status").closest(".drill")
+    assert drill.dataset.hearing == "true"
+    assert text("drill-status") == "Listening for the answer…"
 
 
 def test_interim_words_and_errors_become_the_drill_s_events(interval: Interval) -> None:

@@ -34,7 +34,7 @@ def audio(monkeypatch: pytest.MonkeyPatch) -> AudioFakes:
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounds short enough for a test: a step that never finishes fails in milliseconds."""
-    for name in ("OPEN_S", "STOP_S", "DECODE_S"):
+    for name in ("OPEN_S", "START_S", "STOP_S", "DECODE_S"):
         monkeypatch.setattr(microphone, name, 0.01)
 
 
@@ -225,6 +225,27 @@ def test_a_recorder_that_never_hands_over_its_data_is_unreadable(
     assert audio.proxies.alive == 0
     mic.close()
     assert all(track.stopped for s in audio.devices.streams for track in s.tracks)
+
+
+def test_recording_has_started_once_the_recorder_says_so(audio: AudioFakes) -> None:
+    mic = opened(Microphone())
+    mic.start_recording()
+    run(mic.recording_started())
+    assert MediaRecorder.made[-1].state == "recording"
+    mic.close()
+    run(mic.recording_started())  # nothing to wait for once closed
+    assert audio.proxies.alive == 0
+
+
+def test_a_recorder_that_never_starts_is_busy(audio: AudioFakes, quick: None) -> None:
+    MediaRecorder.starts = False
+    mic = opened(Microphone())
+    mic.start_recording()
+    with pytest.raises(MicrophoneError) as raised:
+        run(mic.recording_started())
+    assert raised.value.kind == "busy"
+    mic.close()
+    assert audio.proxies.alive == 0
 
 
 def test_data_the_browser_handed_over_before_stop_is_kept(audio: AudioFakes) -> None:

@@ -60,6 +60,20 @@ def test_a_microphone_that_never_answers_ends_the_turn_with_a_sentence(
     assert turn.events == [RecognitionError(0.0, ERROR_CODES["busy"]), RecognitionEnd(0.0)]
 
 
+def test_a_recorder_that_never_starts_ends_the_turn_before_saying_it_listens(
+    audio: AudioFakes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Audiostart ("Listening") is said only once the recorder records: one that never does
+    is a busy microphone, not a turn that records nothing."""
+    monkeypatch.setattr(microphone, "START_S", 0.01)
+    MediaRecorder.starts = False
+    turn = Turn(OPENAI_SETTINGS, ())
+    ends_soon(turn)
+    assert turn.events == [RecognitionError(0.0, ERROR_CODES["busy"]), RecognitionEnd(0.0)]
+    assert not turn.microphone.is_open
+    assert audio.proxies.alive == 0
+
+
 def test_a_recorder_that_never_hands_over_its_data_ends_the_turn_with_a_sentence(
     audio: AudioFakes, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -51,6 +51,10 @@ class Detector:
         self.callbacks = callbacks
         return SimpleNamespace(stop=self.stopped.append)
 
+    def flowing(self) -> None:
+        """The worker got the session's first frames."""
+        self.callbacks.onListening(0.5)
+
     def utterance(self, audio: bytes = b"RIFF-speech") -> None:
         self.callbacks.onSpeechStart(1.0)
         self.callbacks.onSpeechEnd(2.0, Blob(audio, "audio/wav"), "audio/wav", None)
@@ -89,6 +93,7 @@ def test_each_utterance_is_one_request_and_one_final_result(detector: Detector) 
     async def go() -> None:
         session.start("en", local=False, phrases=["dog", "cat", "repeat"])
         await until(lambda: detector.callbacks is not None)
+        detector.flowing()
         detector.utterance()
         await until(lambda: Result in kinds(events))
         detector.utterance(b"RIFF-cough")  # heard as nothing: no result, still listening
@@ -123,6 +128,22 @@ def test_each_utterance_is_one_request_and_one_final_result(detector: Detector) 
     assert b"audio/wav" in first.body
     assert b"dog, cat, repeat" in first.body  # the hints, as the prompt
     assert detector.stopped == [False]
+
+
+def test_it_says_it_hears_only_once_the_detectors_first_frames_arrive(detector: Detector) -> None:
+    """The session starts at once, but its audio reaches the detector a little later: a word
+    said before then loses its start, so audiostart waits for the first frames."""
+    session, events, _ = listening()
+
+    async def go() -> None:
+        session.start("en", local=False)
+        await until(lambda: RecognitionStart in kinds(events))
+        await asyncio.sleep(0)
+        assert AudioStart not in kinds(events)
+        detector.flowing()
+        assert kinds(events) == [RecognitionStart, AudioStart]
+
+    asyncio.run(go())
 
 
 def test_a_failed_upload_says_whether_trying_again_may_work(detector: Detector) -> None:

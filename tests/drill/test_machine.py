@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.drill.commands import Command
 from app.drill.events import (
+    AudioStarted,
     Awaiting,
     Button,
     Explain,
@@ -461,3 +462,32 @@ def test_nothing_to_study_says_so_and_finishes() -> None:
     told = script.begin()
     assert said(told).startswith("There was nothing to study.")
     assert any(isinstance(e, Finished) for e in told)
+
+
+def test_it_says_it_listens_only_once_the_microphones_sound_reaches_the_recogniser() -> None:
+    """Each Listen is a new session whose first audio comes a little later: a word said before
+    it is lost, so the screen says "Listening" (and `hearing`) only from then on."""
+    script = Script()
+    script.begin()
+    script.spoken()
+    view = script.drill.view()
+    assert (view.listening, view.hearing) == (True, False)
+    assert view.status == "Getting ready to listen…"
+    script.send(AudioStarted(script.later(0.1)))
+    view = script.drill.view()
+    assert (view.listening, view.hearing) == (True, True)
+    assert view.status == "Listening for the answer…"
+    script.hear("cow")  # wrong: the answer is said, then it listens anew
+    assert not script.drill.view().hearing
+    script.spoken()
+    assert script.drill.view().listening
+    assert not script.drill.view().hearing  # a new session: not yet
+    script.send(AudioStarted(script.later(0.1)))
+    assert script.drill.view().hearing
+
+
+def test_audio_starting_when_it_no_longer_listens_changes_nothing() -> None:
+    script = Script()
+    script.begin()  # saying the prompt: not listening
+    assert script.send(AudioStarted(script.later(0.1))) == ()
+    assert not script.drill.view().hearing

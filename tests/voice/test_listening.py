@@ -68,8 +68,8 @@ def test_push_to_talk_sends_what_was_said_when_released() -> None:
     state, effects = run([Press(0.0)])
     assert effects == [StartRecognition()]
     assert view(state).indicator
-    assert view(state).status == "Listening… Release to send."
     state, effects = run([*opening(), Result(0.5, (interim("make a fol"),))], state)
+    assert view(state).status == "Listening… Release to send."
     assert (view(state).final, view(state).interim) == ("", "make a fol")
     state, effects = run(
         [Result(0.9, (final("make a folder Cardiology", "make a folder cardiologie"),))], state
@@ -94,6 +94,35 @@ def test_push_to_talk_sends_what_was_said_when_released() -> None:
     assert view(state).phase == "speaking"
     state, effects = run([SpeakingEnded(3.0)], state)
     assert (effects, view(state).phase, view(state).indicator) == ([], "idle", False)
+
+
+def test_it_says_listening_only_once_the_microphones_sound_reaches_the_recogniser() -> None:
+    """Between the press and "audiostart" (the recogniser's first audio; the voice detector's
+    first frames) a word said is lost: the page says so, and says "Listening" only then."""
+    state, _ = run([Press(0.0), RecognitionStart(0.1)])
+    assert (view(state).indicator, view(state).hearing) == (True, False)
+    assert view(state).status == "Getting ready to listen…"
+    state, _ = run([AudioStart(0.2)], state)
+    assert view(state).hearing
+    assert view(state).status == "Listening… Release to send."
+    state, _ = run([Release(0.3)], state)
+    assert view(state).status == "Sending…"
+    state, _ = run([RecognitionEnd(0.4)], state)
+    assert not view(state).hearing
+
+
+def test_in_a_conversation_hearing_lasts_as_long_as_its_recognition_session() -> None:
+    state, _ = run([Press(0.0, mode="conversation"), RecognitionStart(0.1)])
+    assert view(state).status == "Getting ready to listen…"
+    state, _ = run([AudioStart(0.2)], state)
+    assert view(state).status == "Listening… Press Escape to stop."
+    state, effects = run([RecognitionEnd(0.5)], state)  # the recogniser gave up: a new session
+    assert effects == [StartRecognition()]
+    assert not view(state).hearing
+    state, _ = run([RecognitionStart(0.6)], state)
+    assert view(state).status == "Getting ready to listen…"
+    state, _ = run([AudioStart(0.7), Stop(0.8)], state)
+    assert not view(state).hearing  # stopped: nothing is heard any more
 
 
 def test_after_release_the_final_result_sends_without_waiting_for_the_end() -> None:
