@@ -48,11 +48,15 @@ def record(words: Iterable[str], folder: Path, voice: str = "en") -> dict[str, s
 
 
 class Learner:
-    """Says a word once the drill listens anew (and its detector has had a moment to start).
+    """Says a word once the drill listens anew and hears the microphone, as a learner waits
+    for it to say "Listening".
 
     The drill stops listening whenever it speaks and listens again with a new detector session
     once it is done, so each turn waits for a session newer than the one the last word went
-    into: speaking into one that is closing lost the start of "skip" (heard as "good")."""
+    into: speaking into one that is closing lost the start of "skip" (heard as "good"). The new
+    session's first frames reach the detector a little after it starts, and only then does the
+    drill say it hears (data-hearing): a word said sooner lost its first 80-120 ms ("skip" was
+    heard as "kitty" or "good")."""
 
     def __init__(self, page: Page, recordings: dict[str, str]) -> None:
         self.page, self.recordings = page, recordings
@@ -60,10 +64,8 @@ class Learner:
 
     def say(self, word: str) -> None:
         page = self.page
-        expect(page.locator(".drill")).to_have_attribute("data-listening", "true")
         page.wait_for_function(f"window.__mic.started > {self._spoken_into}")
-        page.wait_for_function("window.__mic.detecting > 0")
-        page.wait_for_timeout(200)  # the worklet's first frames reach the worker
+        expect(page.locator(".drill")).to_have_attribute("data-hearing", "true")
         self._spoken_into = int(page.evaluate("window.__mic.started"))
         page.evaluate("b64 => window.__mic.say(b64)", self.recordings[word])
 

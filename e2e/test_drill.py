@@ -190,7 +190,8 @@ def test_a_recogniser_that_refuses_everything_pauses_once_and_says_what_would_fi
     said = app.locator("#drill-said")
     expect(said).to_contain_text("Choose a provider for transcription in AI settings.")
     expect(said).to_contain_text("Paused. Press Resume to go on.")
-    app.wait_for_timeout(3000)  # what a loop would have done meanwhile
+    # A loop of restarts would show only over time: 3 s is some 60 of them at 20 a second.
+    app.wait_for_timeout(3000)
     refused = app.evaluate("window.__speech.refused")
     # One try with hints (refused as they are set and again at start, as Chromium does), one
     # without them, and no more.

@@ -97,10 +97,10 @@ def test_a_spoken_request_is_heard_by_the_provider_and_done_by_the_architect(
     open_assistant(page)
     page.get_by_role("button", name="Hold to talk").hover()
     page.mouse.down()
-    # Chromium's recogniser refused (or there is none); the provider's recording has the
-    # microphone open.
-    page.wait_for_function("window.__mic.opened > 0")
-    page.wait_for_timeout(300)  # the recorder's first chunk
+    # Chromium's recogniser refused (or there is none); the provider's recorder records, so
+    # the bar says it listens.
+    expect(page.locator("#ai-voice")).to_have_attribute("data-hearing", "true")
+    expect(page.locator(".ai-voice-status")).to_have_text("Listening… Release to send.")
     page.evaluate("b64 => window.__mic.say(b64)", recordings[REQUEST])
     page.mouse.up()
 
@@ -121,16 +121,16 @@ def test_a_hands_free_conversation_through_the_provider_listens_again_after_answ
     a short silence sends the turn, and the answer is spoken with the microphone's sound
     going nowhere (it would be sent as the next turn); then it listens again."""
     panel = open_assistant(page)
+    bar = page.locator("#ai-voice")
     page.get_by_role("button", name="Hands-free").click()
-    listening = "window.__mic.detecting > 0"
-    page.wait_for_function(listening)
-    page.wait_for_timeout(200)  # the worklet's first frames reach the detector
+    # The detector's first frames came: what is said from now on is heard from its start.
+    expect(bar).to_have_attribute("data-hearing", "true", timeout=20_000)
     page.evaluate("b64 => window.__mic.say(b64)", recordings[REQUEST])
     expect(tree_link(page, "Cardiology")).to_be_visible(timeout=20_000)
     page.wait_for_function("window.__spoken.some(u => u.text.includes('Cardiology'))")
-    # Listening again once the answer is said, with a detector of its own.
-    page.wait_for_function(listening)
-    page.wait_for_timeout(200)
+    # Listening again once the answer is said, with a detector of its own: the microphone's
+    # sound went nowhere while the answer was said.
+    expect(bar).to_have_attribute("data-hearing", "true", timeout=20_000)
     page.evaluate("b64 => window.__mic.say(b64)", recordings["what does aorta mean"])
     expect(panel).to_contain_text(AORTA, timeout=20_000)
     screenshot(page, "voice-conversation-provider")

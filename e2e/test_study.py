@@ -202,8 +202,10 @@ def test_the_stats_page_after_studying(app: Page) -> None:
     screenshot(app, "stats-light")
     problems = violations(app, "stats light")
     set_theme(app, "dark")
-    expect(app.locator("[data-chart] canvas").first).to_be_visible()
-    app.wait_for_timeout(300)  # the charts redraw in the new theme's colours
+    # The charts redraw in the new theme's colours on the next frame.
+    drawn = app.locator("[data-chart]:has(canvas)")
+    expect(drawn.first).to_be_visible()
+    expect(app.locator('[data-chart]:has(canvas):not([data-drawn-theme="dark"])')).to_have_count(0)
     screenshot(app, "stats-dark")
     problems += violations(app, "stats dark")
     # The whole collection is one step up the scope picker.

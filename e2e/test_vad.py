@@ -27,6 +27,12 @@ NOISE_DB = -40  # pink noise, about 20 dB under the words
 PRE_ROLL_MS, END_TAIL_MS = 300, 200  # static/vad.js's defaults
 SLACK_S = 0.3
 CONTROLLED = "navigator.serviceWorker.controller !== null"
+# The service worker's answer, once its check of the server at this start is over.
+SERVER_ANSWERED = """() => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event) => resolve(event.data);
+  navigator.serviceWorker.controller.postMessage({ type: "server-answered" }, [channel.port2]);
+})"""
 
 # Imports the module into the page and adds a button whose click (a real one: an AudioContext
 # needs a user gesture) opens the microphone and starts listening; every event is kept in
@@ -34,7 +40,9 @@ CONTROLLED = "navigator.serviceWorker.controller !== null"
 # and ends (10 ms windows louder than 4x the quietest fifth of them).
 SETUP = """async () => {
   const vad = await import("./static/vad.js");
-  const test = { starts: [], utterances: [], misfires: [], errors: [], loaded: await vad.load() };
+  const test = {
+    starts: [], utterances: [], misfires: [], errors: [], flowing: null, loaded: await vad.load(),
+  };
   window.__vadTest = test;
   async function measure(blob) {
     const bytes = await blob.arrayBuffer();
@@ -67,6 +75,7 @@ SETUP = """async () => {
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
     });
     test.handle = await vad.start(stream, context, {
+      onListening: (t) => { test.flowing = t; },
       onSpeechStart: (t) => test.starts.push(t),
       onSpeechEnd: (t, blob, mime, info) => {
         const now = performance.now() / 1000;
@@ -206,7 +215,9 @@ def heard(
         page.wait_for_function(
             f"window.__vadTest.utterances.length >= {len(WORDS)}", timeout=(seconds + 20) * 1000
         )
-        page.wait_for_timeout(1500)  # nothing more comes
+        # Nothing more may come: a fourth utterance (or a misfire) would be decided within
+        # silenceMs (0.8 s) of its end, so this span shows there is none.
+        page.wait_for_timeout(1500)
         result = page.evaluate(READ)
         screenshot(page, "vad")
         page.evaluate("window.__vadTest.handle.stop()")
@@ -246,11 +257,18 @@ def test_the_first_syllable_is_inside_the_recording(heard: dict[str, Any]) -> No
         assert utterance["decoded"] - utterance["soundUntil"] >= 0.05, utterance
 
 
+def test_it_says_when_the_microphones_first_frame_reaches_it(heard: dict[str, Any]) -> None:
+    """A session's audio comes a little after it starts; a word said before is cut."""
+    assert heard["flowing"] is not None
+    assert heard["flowing"] < heard["starts"][0]
+
+
 def test_only_events_reach_the_main_thread(heard: dict[str, Any]) -> None:
     stats = heard["stats"]
     events = len(heard["starts"]) + len(heard["utterances"]) + len(heard["misfires"])
-    # ready, the events, and the stats answer: nothing per frame (31 frames a second).
-    assert stats["messages"] <= events + 2, stats
+    # ready, the first frame, the events, and the stats answer: nothing per frame (31 frames a
+    # second).
+    assert stats["messages"] <= events + 3, stats
     audio_s = stats["frames"] * 512 / 16_000
     assert audio_s > 8
     # The model runs in the worker; it keeps up with the audio with room to spare.
@@ -274,8 +292,9 @@ def test_it_loads_from_the_service_workers_cache_when_the_network_is_gone(
     try:
         page = open_app(context, base_url)
         page.wait_for_function(CONTROLLED, timeout=60_000)
-        reload(page)  # now through the worker, which finds the server answering
-        page.wait_for_timeout(500)  # for its check of the server to come back
+        reload(page)  # now through the worker, which checks that the server answers
+        # It did, so the worker leaves .wasm to the network, which is about to go.
+        assert page.evaluate(SERVER_ANSWERED) is True
         context.set_offline(True)
         loaded = page.evaluate("async () => (await import('./static/vad.js')).load()")
         assert loaded["loadMs"] > 0
@@ -322,6 +341,7 @@ def test_noise_and_music_alone_are_not_speech(
     browser = launch_hearing(playwright, music)
     try:
         page, guard = _listening(browser, base_url)
+        # That nothing is heard can only be seen over a span: 10 s of noise and music.
         page.wait_for_timeout(10_000)
         result = page.evaluate(READ)
         page.evaluate("window.__vadTest.handle.stop()")
