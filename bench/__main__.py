@@ -29,7 +29,17 @@ from bench.report import Figure, missing, write
 from bench.workload import Size, Workload, build
 
 IMPORT_RUNS = 3  # each in a fresh profile, so few
-GROUPS = ("startup", "large", "pauses", "small", "imports", "voice", "drill", "provider")
+GROUPS = (
+    "startup",
+    "large",
+    "memory",
+    "pauses",
+    "small",
+    "imports",
+    "voice",
+    "drill",
+    "provider",
+)
 
 
 def _log(message: str) -> None:
@@ -135,6 +145,7 @@ def _measure(
     *,
     args: argparse.Namespace,
     large: Callable[[], Workload],
+    medium: Callable[[], Workload],
     small: Callable[[], Workload],
 ) -> list[Figure]:
     """The figures of one group (GROUPS), in their own browser profiles."""
@@ -148,6 +159,8 @@ def _measure(
         return scenarios.pauses(
             playwright, base_url, data, large(), edits=args.pause_edits, log=_log
         )
+    if group == "memory":
+        return scenarios.memory(playwright, base_url, data, medium(), args.edits)
     if group == "small":
         return scenarios.small(playwright, base_url, data, small(), args.edits)
     if group == "imports":
@@ -179,6 +192,10 @@ def main() -> None:
         return built
 
     @functools.cache
+    def medium() -> Workload:  # a tenth of the big one: 10,000 words in a full run
+        return build(Size.scaled(args.words // 10, max(1, args.folders // 10)))
+
+    @functools.cache
     def small() -> Workload:
         return build(Size.scaled(args.small_words, max(1, args.small_words // 50)))
 
@@ -190,7 +207,14 @@ def main() -> None:
     ):
         for group in [args.only] if args.only else GROUPS:
             figures += _measure(
-                group, playwright, base_url, Path(data), args=args, large=large, small=small
+                group,
+                playwright,
+                base_url,
+                Path(data),
+                args=args,
+                large=large,
+                medium=medium,
+                small=small,
             )
     print(
         write(
