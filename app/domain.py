@@ -59,14 +59,18 @@ _LANG = r"(?i)([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|[0-9]{3}))?"
 
 # Unicode categories Cc (control characters, a fixed set) and Cs (lone surrogates, which SQLite
 # cannot store as UTF-8), as one regex scan: a bulk paste checks millions of characters.
-_CONTROL = r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]"
-_CONTROL_BUT_LINES = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]"
+# Compiled once: every imported word runs these, and `re.search` with a string looks the
+# pattern up in re's cache on each call.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _bad_chars(text: str, *, lines: bool = False) -> bool:
     """Whether `text` holds a control character or lone surrogate (tab, CR, LF allowed with
     `lines`)."""
-    return re.search(_CONTROL_BUT_LINES if lines else _CONTROL, text) is not None
+    if lines:
+        return _CONTROL_BUT_LINES.search(text) is not None
+    return _CONTROL.search(text) is not None
 
 
 def check_name(value: str) -> str:
