@@ -72,7 +72,7 @@ def install_capture(db: Database) -> None:
         "(seq INTEGER PRIMARY KEY, tbl TEXT, op TEXT, old TEXT, new TEXT)"
     )
     for table in TABLES:
-        cols = columns(db, table)
+        cols = [(row["name"], row["type"]) for row in db.all(f"PRAGMA main.table_info({table})")]
         for op, when in (("insert", "INSERT"), ("update", "UPDATE"), ("delete", "DELETE")):
             old = _json_row("OLD", cols) if op != "insert" else "NULL"
             new = _json_row("NEW", cols) if op != "delete" else "NULL"
@@ -84,8 +84,19 @@ def install_capture(db: Database) -> None:
             )
 
 
-def _json_row(ref: str, cols: list[str]) -> str:
-    return "json_object(" + ", ".join(f"'{c}', {ref}.{c}" for c in cols) + ")"
+def _json_row(ref: str, cols: list[tuple[str, str]]) -> str:
+    return "json_object(" + ", ".join(f"'{c}', {_json_value(ref, c, t)}" for c, t in cols) + ")"
+
+
+def _json_value(ref: str, column: str, declared: str) -> str:
+    """The column as a JSON value. SQLite's JSON functions write a REAL with 15 significant
+    digits (208.03389382921952 became 208.03389382922 after a reload, issue 26); `quote` writes
+    enough digits to give the same double back, which `json` then passes through as a number."""
+    value = f"{ref}.{column}"
+    if declared.upper() != "REAL":
+        return value
+    exact = f"CASE typeof({value}) WHEN 'real' THEN quote({value}) ELSE json_quote({value}) END"
+    return f"json({exact})"
 
 
 def take_captured(db: Database) -> list[Change]:
