@@ -19,7 +19,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Playwright, sync_playwright
 
 from app.store.durability import SNAPSHOT_EVERY
@@ -31,7 +30,6 @@ from bench.workload import Size, Workload, build
 from scripts import chromium
 
 IMPORT_RUNS = 3  # each in a fresh profile, so few
-GROUP_TRIES = 3
 GROUPS = (
     "startup",
     "large",
@@ -184,20 +182,6 @@ def _measure(
     )
 
 
-def _measured_again_if_crashed(group: str, measure: Callable[[], list[Figure]]) -> list[Figure]:
-    """The figures of `group`, measured again from the start (twice at most) when a renderer
-    crashed part way: the same unexplained crash the e2e suite runs again (decision 032), which
-    a group's page cannot survive. Any other failure fails at once."""
-    for _ in range(GROUP_TRIES - 1):
-        try:
-            return measure()
-        except PlaywrightError as exc:
-            if "crashed" not in str(exc):
-                raise
-            _log(f"{group}: a page crashed ({chromium.machine()}); measuring the group again")
-    return measure()
-
-
 def main() -> None:
     args = _arguments()
     started = time.monotonic()
@@ -223,8 +207,8 @@ def main() -> None:
         sync_playwright() as playwright,
     ):
         for group in [args.only] if args.only else GROUPS:
-            figures += _measured_again_if_crashed(
-                group,
+            # A group whose page crashed part way is measured again from its start.
+            figures += chromium.again_if_crashed(
                 lambda group=group: _measure(
                     group,
                     playwright,
@@ -235,6 +219,7 @@ def main() -> None:
                     medium=medium,
                     small=small,
                 ),
+                f"a page of the {group} group crashed: measuring the group again",
             )
     print(
         write(

@@ -1,5 +1,5 @@
 """How the e2e tests and the benchmark start Debian's Chromium: the executable, its flags, and
-loading a page again if its renderer crashed while it loaded.
+doing a step again if its renderer crashed in it.
 
 Playwright's own browser download cannot work here, so everything runs the system Chromium
 (`make chromium` installs it); `CHROMIUM=/path` picks another build.
@@ -12,6 +12,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from playwright.sync_api import Error, Page
 
@@ -30,35 +31,44 @@ def executable() -> str:
     return os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
-# Loads of one page in all when its renderer keeps crashing, and the pause between them.
-LOADS = 3
+T = TypeVar("T")
+
+# Tries in all when a renderer keeps crashing, and the pause between them.
+TRIES = 3
 PAUSE_S = 2.0
 
 
-def loaded(new_page: Callable[[], Page], load: Callable[[Page], None], what: str) -> Page:
-    """A new page with `load` done. Once in a hundred or so starts on this shared machine the
-    renderer crashes while Pyodide starts, for the app and for bare Pyodide alike, before
-    anything is saved (the same as a person reloading). One CI run saw it in a fifth of its
-    starts, twice in a row, with nothing failing on this machine (nor with its disk full or
-    its cores busy): so a crash is tried again after a pause, up to `LOADS` loads, and the log
-    says what the machine had free then. Any other failure fails at once."""
-    for _ in range(LOADS - 1):
-        page = new_page()
+def again_if_crashed(attempt: Callable[[], T], crash: str) -> T:
+    """`attempt()`, made again after a pause (up to `TRIES` in all) when a renderer crashed in
+    it, with the log saying what crashed (`crash`) and what the machine had free then. Once
+    in a hundred or so starts on this shared machine the renderer crashes, for the app and for
+    bare Pyodide alike, with nothing of the app's pointing at it (decision 032); one CI run saw
+    it in a fifth of its starts, twice in a row. Any other failure fails at once."""
+    for _ in range(TRIES - 1):
         try:
-            load(page)
-            return page
+            return attempt()
         except Error as exc:
             if "crashed" not in str(exc):
                 raise
-            print(
-                f"chromium: the page crashed while loading {what} ({machine()}); loading it again",
-                file=sys.stderr,
-            )
-            page.close()
+            print(f"chromium: {crash} ({machine()}); trying again", file=sys.stderr)
             time.sleep(PAUSE_S)
-    page = new_page()
-    load(page)
-    return page
+    return attempt()
+
+
+def loaded(new_page: Callable[[], Page], load: Callable[[Page], None], what: str) -> Page:
+    """A new page with `load` done; a page whose renderer crashed while it loaded (before
+    anything is saved: the same as a person reloading) is loaded again in a new one."""
+
+    def attempt() -> Page:
+        page = new_page()
+        try:
+            load(page)
+        except Error:
+            page.close()
+            raise
+        return page
+
+    return again_if_crashed(attempt, f"the page crashed while loading {what}")
 
 
 def machine() -> str:
