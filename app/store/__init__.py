@@ -31,6 +31,8 @@ from app.store.results import (
 from app.store.search import search
 from app.store.transfer.steps import Steps, run_steps
 from app.store.word_list import WordPage, WordQuery
+from app.study import days
+from app.study.days import Moment
 
 if TYPE_CHECKING:
     from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, NotePatch, WordPatch
@@ -250,13 +252,27 @@ class Store:
         """The whole workspace as a JSON backup, an SQLite database or a CSV word list."""
         return transfer.export_workspace(self._db, kind, self._clock())
 
-    def preview_import(self, parsed: ParsedImport, mode: transfer.Mode) -> Steps[PlanSummary]:
-        """What importing `parsed` with `mode` would change; writes nothing."""
-        return transfer.preview_import(self._db, parsed, mode, self._clock())
+    def moment(self, utc_offset_minutes: int, at: int | None = None) -> Moment:
+        """`at` (default: now) with the study days of this collection in that time zone."""
+        hour = self.study.day_start_hour()
+        return days.moment(self._clock() if at is None else at, utc_offset_minutes, hour)
 
-    def import_parsed(self, parsed: ParsedImport, mode: transfer.Mode) -> PlanSummary:
+    def preview_import(
+        self, parsed: ParsedImport, mode: transfer.Mode, utc_offset_minutes: int = 0
+    ) -> Steps[PlanSummary]:
+        """What importing `parsed` with `mode` would change; writes nothing. Imported reviews
+        fall on the study days of the learner's time zone (`utc_offset_minutes`)."""
+        return transfer.preview_import(self._db, parsed, mode, self.moment(utc_offset_minutes))
+
+    def import_parsed(
+        self, parsed: ParsedImport, mode: transfer.Mode, utc_offset_minutes: int = 0
+    ) -> PlanSummary:
         """Apply the import as one undoable step (planned again against the current data)."""
-        return self._run(lambda now: transfer.import_parsed(self._db, now, parsed, mode))
+        return self._run(
+            lambda now: transfer.import_parsed(
+                self._db, self.moment(utc_offset_minutes, now), parsed, mode
+            )
+        )
 
     @contextmanager
     def query_only(self) -> Iterator[None]:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from app.domain import LexicalError
 from app.store.db import Database
+from app.study.model import DAY_MS, DEFAULT_DAY_START_HOUR
 
 # Search rows share one FTS table; rowid = id * 4 + kind keeps deletes on the rowid index.
 FOLDER_KIND, WORD_KIND, NOTE_KIND = 1, 2, 3
@@ -239,6 +240,19 @@ def _v6_voice_timings(db: Database) -> None:
     db.execute("ALTER TABLE usage ADD COLUMN first_audio_ms INTEGER")
 
 
+def _v7_review_days(db: Database) -> None:
+    # The learner's study day of each review, which FSRS counts elapsed days in (decision 036).
+    # The time zone of earlier reviews was not kept: they are counted in UTC, with the
+    # collection's day start.
+    db.execute("ALTER TABLE review ADD COLUMN study_day INTEGER")
+    hour = db.scalar(
+        "SELECT json_extract(options, '$.day_start_hour') FROM study_options "
+        "WHERE id = 0 AND json_valid(options)"
+    )
+    start = hour if type(hour) is int and 0 <= hour <= 23 else DEFAULT_DAY_START_HOUR
+    db.execute("UPDATE review SET study_day = (reviewed_at - ?) / ?", (start * 3_600_000, DAY_MS))
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_initial_schema,
     _v2_plain_text_note_search,
@@ -246,6 +260,7 @@ MIGRATIONS: list[Callable[[Database], None]] = [
     _v4_study,
     _v5_folder_language,
     _v6_voice_timings,
+    _v7_review_days,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -18,6 +18,7 @@ from app.store import study_queries as q
 from app.store.db import Database
 from app.store.history import History
 from app.store.results import TreeRow
+from app.study.days import Moment
 from app.study.model import MODES, CardKey, CardState, Mode, Progress, Rating, StudyCard
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
 
@@ -49,6 +50,7 @@ class ReviewRow:
 def _progress_values(progress: Progress) -> dict[str, Any]:
     values = asdict(progress)
     values["state"] = int(progress.state)
+    del values["last_day"]  # kept with the review (app/study/days.py)
     return values
 
 
@@ -89,6 +91,17 @@ class Study:
 
     def card(self, key: CardKey) -> StudyCard:
         return q.study_card(self._db, key)
+
+    def history(self, key: CardKey) -> list[tuple[Rating, Moment]]:
+        """The card's review log in the order it was written, each grade at its moment and
+        study day: what its schedule is the replay of (app/study/scheduler.py)."""
+        rows = self._db.all(
+            "SELECT r.rating, r.reviewed_at, r.study_day FROM review r "
+            "JOIN card c ON c.id = r.card_id WHERE c.word_id = ? AND c.direction = ? "
+            "ORDER BY r.id",
+            key,
+        )
+        return [(Rating(r[0]), Moment.logged(r[1], r[2])) for r in rows]
 
     def distractors(self, card: StudyCard, count: int) -> list[str]:
         return q.distractors(self._db, card, count)
@@ -231,13 +244,13 @@ class Study:
         rating: Rating,
         after: Progress,
         *,
-        at: int,
+        at: Moment,
         duration_ms: int,
         mode: str,
         next_card: CardKey | None,
     ) -> None:
-        """Record one grade: the card's new schedule, the review, and the session's next card,
-        in one write."""
+        """Record one grade given at `at`: the card's new schedule, the review (with its study
+        day), and the session's next card, in one write."""
         before = self._db.first("SELECT * FROM card WHERE word_id = ? AND direction = ?", card.key)
         now = self._clock()
         with self._history.apart(f"Grade {card.term}"):
@@ -256,10 +269,11 @@ class Study:
                 "card_id": card_id,
                 "session_id": session_id,
                 "rating": int(rating),
-                "reviewed_at": at,
+                "reviewed_at": at.at,
                 "duration_ms": max(0, min(duration_ms, 86_400_000)),
                 "mode": mode,
                 **{f"{name}_before": None if before is None else before[name] for name in SCHEDULE},
+                "study_day": at.day,
             }
             if before is None:
                 review["state_before"] = int(CardState.NEW)

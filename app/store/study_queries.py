@@ -229,6 +229,7 @@ def progress_of(row: sqlite3.Row) -> Progress:
         last_review=row["last_review"],
         reps=row["reps"],
         lapses=row["lapses"],
+        last_day=row["last_day"],
     )
 
 
@@ -237,7 +238,12 @@ def study_card(db: Database, key: CardKey) -> StudyCard:
     word = db.first("SELECT * FROM word WHERE id = ?", (word_id,))
     if word is None:
         raise NotFound("That word is no longer in your collection.")
-    card = db.first("SELECT * FROM card WHERE word_id = ? AND direction = ?", key)
+    card = db.first(
+        "SELECT c.*, (SELECT r.study_day FROM review r WHERE r.card_id = c.id "
+        "ORDER BY r.id DESC LIMIT 1) AS last_day "
+        "FROM card c WHERE c.word_id = ? AND c.direction = ?",
+        key,
+    )
     progress = None
     if card is not None:
         try:

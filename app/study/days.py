@@ -1,6 +1,10 @@
 """Study days: the day boundary follows the user's local time (default 4 a.m., like Anki).
 
-The browser supplies the local UTC offset (Pyodide's clock is UTC), so the core stays pure.
+The browser supplies the local UTC offset (Pyodide's clock is UTC), so the core stays pure. One
+definition serves everything that counts days: what is due today, and the days a card has gone
+unreviewed when FSRS schedules it, counted as Anki and fsrs-rs count them, in study days, not
+24-hour periods (decision 036). Each review keeps the number of its study day, so a replay of a
+card's reviews counts the same days on any device, whatever its time zone.
 """
 
 from __future__ import annotations
@@ -19,9 +23,34 @@ class StudyDay:
     number: int  # days since the epoch in local time, shifted by the boundary hour
 
 
-def study_day(now: int, utc_offset_minutes: int, start_hour: int) -> StudyDay:
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A moment (epoch ms) and the study days around it, as the learner's clock counts them."""
+
+    at: int
+    shift: int  # ms added to a moment before dividing into days: local offset minus start hour
+
+    @classmethod
+    def logged(cls, at: int, day: int) -> Moment:
+        """A logged review's moment: its time and the study day it was kept with."""
+        return cls(at, day * DAY_MS - at)
+
+    @property
+    def day(self) -> int:
+        return self.day_of(self.at)
+
+    def day_of(self, at: int) -> int:
+        """The number of the study day that holds `at`, by this moment's clock."""
+        return (at + self.shift) // DAY_MS
+
+
+def moment(now: int, utc_offset_minutes: int, start_hour: int) -> Moment:
     """`utc_offset_minutes` is local time minus UTC (e.g. +60 in Paris in winter)."""
-    shift = utc_offset_minutes * MINUTE_MS - start_hour * 60 * MINUTE_MS
-    number = (now + shift) // DAY_MS
-    start = number * DAY_MS - shift
-    return StudyDay(start=start, end=start + DAY_MS, number=number)
+    return Moment(now, utc_offset_minutes * MINUTE_MS - start_hour * 60 * MINUTE_MS)
+
+
+def study_day(now: int, utc_offset_minutes: int, start_hour: int) -> StudyDay:
+    """The study day holding `now` (see `moment` for the offset)."""
+    at = moment(now, utc_offset_minutes, start_hour)
+    start = at.day * DAY_MS - at.shift
+    return StudyDay(start=start, end=start + DAY_MS, number=at.day)

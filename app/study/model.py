@@ -55,6 +55,12 @@ DEFAULT_DAY_START_HOUR = 4
 CardKey = tuple[WordId, Direction]
 
 
+def card_seed(word_id: int, direction: Direction) -> str:
+    """What seeds a card's fuzz (app/study/scheduler.py): its word and direction, which name
+    one card in a collection whenever and wherever it is reviewed or replayed."""
+    return f"{word_id}:{direction}"
+
+
 @dataclass(frozen=True, slots=True)
 class Progress:
     """A card's schedule as stored: what FSRS needs plus the counters the stats show."""
@@ -67,6 +73,9 @@ class Progress:
     last_review: int | None
     reps: int = 0
     lapses: int = 0
+    # The study day of the last review (app/study/days.py): kept with each review, not with the
+    # card, and read with it; None for a card without reviews.
+    last_day: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +94,10 @@ class StudyCard:
     @property
     def key(self) -> CardKey:
         return (self.word_id, self.direction)
+
+    @property
+    def seed(self) -> str:
+        return card_seed(self.word_id, self.direction)
 
     @property
     def state(self) -> CardState:

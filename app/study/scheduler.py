@@ -2,25 +2,32 @@
 
 The only module that imports `fsrs`. It is imported when studying first needs it (never at
 startup: due counts are plain SQL over stored due times), and the browser loads the wheel just
-before. Fuzzing spreads reviews over nearby days; to keep the interval shown on each grade
-button equal to the one applied, the four outcomes are computed once when the card is shown
-and the chosen one is applied relative to the moment of the grade (`Outcome.applied_at`).
+before. A card's schedule is a pure function of its reviews (decision 036): each grade is
+computed at the moment it is logged, the days between reviews are the learner's study days
+kept with each review (app/study/days.py, as Anki counts them), and the fuzz that spreads
+reviews over nearby days is drawn from a generator seeded with the card and its review count.
+So the intervals shown on the grade buttons are the ones applied (unless a study day ends
+between showing and grading), and a replay of the log gives the stored schedule exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from random import Random
 
+import fsrs.scheduler
 from fsrs import Card, Rating, Scheduler, State
 
+from app.study.days import Moment
 from app.study.model import CardState, Progress
 from app.study.model import Rating as Grade
 
 LEARNING_STEPS = (timedelta(minutes=1), timedelta(minutes=10))
 RELEARNING_STEPS = (timedelta(minutes=10),)
+_FSRS_GLOBALS = vars(fsrs.scheduler)
 
 
 def _utc(ms: int) -> datetime:
@@ -31,10 +38,26 @@ def _ms(moment: datetime) -> int:
     return round(moment.timestamp() * 1000)
 
 
+class _SeededScheduler(Scheduler):
+    """py-fsrs's scheduler with its fuzz drawn from `draw`, set before each review. py-fsrs
+    draws from the module's `random` (6.3.2, pinned); its own fuzz ranges are kept by lending
+    it the seeded draw for that one call."""
+
+    draw: Callable[[], float]
+
+    def _get_fuzzed_interval(self, *, interval: timedelta) -> timedelta:
+        shared = _FSRS_GLOBALS["random"]
+        _FSRS_GLOBALS["random"] = self.draw
+        try:
+            return super()._get_fuzzed_interval(interval=interval)
+        finally:
+            _FSRS_GLOBALS["random"] = shared
+
+
 @lru_cache(maxsize=32)
-def scheduler(retention: float) -> Scheduler:
+def scheduler(retention: float) -> _SeededScheduler:
     """The default FSRS-6 parameters (the optimizer needs torch, which Pyodide lacks)."""
-    return Scheduler(
+    return _SeededScheduler(
         desired_retention=retention,
         learning_steps=LEARNING_STEPS,
         relearning_steps=RELEARNING_STEPS,
@@ -42,21 +65,28 @@ def scheduler(retention: float) -> Scheduler:
     )
 
 
-def _card(card_id: int, progress: Progress | None) -> Card:
+def _card(progress: Progress | None, at: Moment) -> Card:
     if progress is None or progress.state == CardState.NEW:
-        return Card(card_id=card_id)
+        return Card()
+    last_review = None
+    if progress.last_review is not None:
+        # py-fsrs counts whole 24-hour periods since the last review; a last review that many
+        # days before this moment makes it count study days instead.
+        last_day = progress.last_day
+        if last_day is None:
+            last_day = at.day_of(progress.last_review)
+        last_review = _utc(at.at) - timedelta(days=max(at.day - last_day, 0))
     return Card(
-        card_id=card_id,
         state=State(int(progress.state)),
         step=progress.step,
         stability=progress.stability,
         difficulty=progress.difficulty,
         due=_utc(progress.due),
-        last_review=None if progress.last_review is None else _utc(progress.last_review),
+        last_review=last_review,
     )
 
 
-def _progress(card: Card, before: Progress | None, rating: Grade) -> Progress:
+def _progress(card: Card, before: Progress | None, rating: Grade, at: Moment) -> Progress:
     lapsed = before is not None and before.state == CardState.REVIEW and rating == Grade.AGAIN
     return Progress(
         state=CardState(int(card.state)),
@@ -64,10 +94,21 @@ def _progress(card: Card, before: Progress | None, rating: Grade) -> Progress:
         stability=card.stability,
         difficulty=card.difficulty,
         due=_ms(card.due),
-        last_review=None if card.last_review is None else _ms(card.last_review),
+        last_review=at.at,
         reps=(before.reps if before else 0) + 1,
         lapses=(before.lapses if before else 0) + int(lapsed),
+        last_day=at.day,
     )
+
+
+def graded(
+    progress: Progress | None, grade: Grade, at: Moment, retention: float, seed: str
+) -> Progress:
+    """The card's schedule after `grade` given at `at`; `seed` names the card (card_seed)."""
+    chosen = scheduler(retention)
+    chosen.draw = Random(f"{seed}:{progress.reps if progress else 0}").random
+    after, _ = chosen.review_card(_card(progress, at), Rating(int(grade)), _utc(at.at))
+    return _progress(after, progress, grade, at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,52 +123,33 @@ class Outcome:
     def interval_ms(self) -> int:
         return self.progress.due - self.reviewed_at
 
-    def applied_at(self, moment: int) -> Progress:
-        """The same schedule for a grade given at `moment` (seconds after it was shown)."""
-        shift = moment - self.reviewed_at
-        last = self.progress.last_review
-        return replace(
-            self.progress,
-            due=self.progress.due + shift,
-            last_review=None if last is None else last + shift,
-        )
-
-
-def _graded(
-    chosen: Scheduler, progress: Progress | None, grade: Grade, now: int, card_id: int
-) -> Progress:
-    after, _ = chosen.review_card(_card(card_id, progress), Rating(int(grade)), _utc(now))
-    return _progress(after, progress, grade)
-
 
 def outcomes(
-    progress: Progress | None, now: int, retention: float, card_id: int = 0
+    progress: Progress | None, at: Moment, retention: float, seed: str
 ) -> dict[Grade, Outcome]:
-    """The card's schedule after each of the four grades, reviewed at `now`."""
-    chosen = scheduler(retention)
+    """The card's schedule after each of the four grades, reviewed at `at`."""
     return {
-        grade: Outcome(grade, _graded(chosen, progress, grade, now, card_id), now)
+        grade: Outcome(grade, graded(progress, grade, at, retention, seed), at.at)
         for grade in Grade
     }
 
 
 def replayed(
-    history: Iterable[tuple[Grade, int]], retention: float, card_id: int = 0
+    history: Iterable[tuple[Grade, Moment]], retention: float, seed: str
 ) -> list[Progress]:
-    """The schedule after each grade of `history` (rating, epoch ms), taken in time order, as a
-    live grade at that moment would have left it: what an imported review log is rebuilt
-    from. Only the chosen grade is computed, a quarter of the work of `outcomes`."""
-    chosen = scheduler(retention)
+    """The schedule after each grade of `history`, in the order given (the log's), as a live
+    grade at that moment left it (or would have): what a card's review log, or an imported
+    one, gives."""
     steps: list[Progress] = []
-    for grade, moment in sorted(history, key=lambda item: item[1]):
-        steps.append(_graded(chosen, steps[-1] if steps else None, grade, moment, card_id))
+    for grade, at in history:
+        steps.append(graded(steps[-1] if steps else None, grade, at, retention, seed))
     return steps
 
 
-def replay(history: Iterable[tuple[Grade, int]], retention: float, card_id: int = 0) -> Progress:
-    """A card's schedule rebuilt from its grades (rating, epoch ms) in time order, e.g. an
-    Anki review log. Raises ValueError when there is no grade to replay."""
-    steps = replayed(history, retention, card_id)
+def replay(history: Iterable[tuple[Grade, Moment]], retention: float, seed: str) -> Progress:
+    """A card's schedule rebuilt from its grades in order. Raises ValueError when there
+    is no grade to replay."""
+    steps = replayed(history, retention, seed)
     if not steps:
         raise ValueError("no review to replay")
     return steps[-1]

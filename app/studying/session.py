@@ -21,11 +21,11 @@ from app.domain import FolderId, LexicalError, NotFound
 from app.store import Store
 from app.store import study_queries as q
 from app.store.study import SessionRow
-from app.study.days import StudyDay, study_day
+from app.study.days import Moment, StudyDay, study_day
 from app.study.grading import CompareOptions, Grade, grade_answer
 from app.study.model import MINUTE_MS, CardKey, CardState, Mode, Rating, StudyCard
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
-from app.study.scheduler import Outcome, outcomes
+from app.study.scheduler import Outcome, graded, outcomes
 from app.study.spoken import SpokenGrade, grade_spoken
 from app.studying.summary import Summary, summarise
 
@@ -154,6 +154,12 @@ class StudySession:
     def day(self) -> StudyDay:
         return study_day(self._clock(), self._utc_offset(), self.store.study.day_start_hour())
 
+    def _moment(self) -> Moment:
+        return self.store.moment(self._utc_offset(), self._clock())
+
+    def _retention(self, card: StudyCard) -> float:
+        return self.options.get(card.folder_id, DEFAULT_OPTIONS).retention
+
     def scope_options(self) -> StudyOptions:
         folder = self.row.scope.get("folder")
         if self.row.scope.get("kind") == "folder" and isinstance(folder, int):
@@ -194,10 +200,9 @@ class StudySession:
             self.queue.drop(key)
             self._present(self.queue.next(self._clock()))
             return
-        now = self._clock()
-        retention = self.options.get(card.folder_id, DEFAULT_OPTIONS).retention
+        at = self._moment()
         self.turn = Turn(
-            card, now, outcomes(card.progress, now, retention, card.card_id or 0), self.mode
+            card, at.at, outcomes(card.progress, at, self._retention(card), card.seed), self.mode
         )
         if self.mode == "choice":
             self._offer_choices(self.turn)
@@ -294,8 +299,11 @@ class StudySession:
         chosen = rating or turn.suggested
         if chosen is None:
             raise LexicalError("Show the answer first, then grade it.")
-        now = self._clock()
-        after = turn.outcomes[chosen].applied_at(now)
+        at = self._moment()
+        now = at.at
+        # Computed again at the moment logged, not taken from the buttons: the schedule is then
+        # the one a replay of the log gives. Only a study day ending in between changes it.
+        after = graded(turn.card.progress, chosen, at, self._retention(turn.card), turn.card.seed)
         key = turn.card.key
         self.queue.drop(key)
         if after.state in (CardState.LEARNING, CardState.RELEARNING):
@@ -306,7 +314,7 @@ class StudySession:
             turn.card,
             chosen,
             after,
-            at=now,
+            at=at,
             duration_ms=now - turn.shown_at,
             mode=turn.mode,
             next_card=upcoming,

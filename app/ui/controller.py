@@ -114,7 +114,9 @@ class Controller:
             "redo": lambda _i, _d: self._history(undo=False),
             "help": lambda _i, _d: Update(dialog=dialogs.help_dialog()),
         }
-        self.transfer = TransferActions(lambda: self.store, self.refresh, memory=mappings)
+        self.transfer = TransferActions(
+            lambda: self.store, self.refresh, memory=mappings, utc_offset=utc_offset
+        )
         self._actions.update(self.transfer.actions())
         self.study = StudyActions(lambda: self.store, self._now, utc_offset)
         self._actions.update(self.study.actions())

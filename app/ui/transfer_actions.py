@@ -49,8 +49,10 @@ class TransferActions:
         refresh: Callable[[], Update],
         today: Callable[[], date] = date.today,
         memory: MappingMemory | None = None,
+        utc_offset: Callable[[], int] = lambda: 0,
     ) -> None:
         self._store = store
+        self._utc_offset = utc_offset  # local time minus UTC: the study days of imported reviews
         self._refresh = refresh
         self._today = today
         self.memory = memory or MappingMemory()
@@ -94,7 +96,9 @@ class TransferActions:
                 yield Progress("Loading the study scheduler", 0, 1, needs_scheduler=True)
             plans: dict[Mode, PlanSummary] = {}
             for mode in parsed.modes:
-                plans[mode] = yield from self._store().preview_import(parsed, mode)
+                plans[mode] = yield from self._store().preview_import(
+                    parsed, mode, self._utc_offset()
+                )
         except LexicalError as exc:
             return self.refuse_file(name, exc.message)
         except MemoryError:
@@ -170,7 +174,10 @@ class TransferActions:
         except LexicalError as exc:
             body = transfer_view.body_view(pending.parsed, pending.plans, mode, exc.message)
             return Update(patch=(transfer_view.BODY, body))
-        plans = {m: run_steps(self._store().preview_import(parsed, m)) for m in parsed.modes}
+        plans = {
+            m: run_steps(self._store().preview_import(parsed, m, self._utc_offset()))
+            for m in parsed.modes
+        }
         self.pending = PendingImport(parsed, plans)
         return Update(
             patch=(transfer_view.BODY, transfer_view.body_view(parsed, plans, mode)), focus=focus
@@ -187,7 +194,7 @@ class TransferActions:
         mode = MODES.get(value)
         if mode is None or mode not in pending.plans:
             raise LexicalError("Choose how to import this file first.")
-        done = self._store().import_parsed(pending.parsed, mode)
+        done = self._store().import_parsed(pending.parsed, mode, self._utc_offset())
         self.pending = None
         source, choices = pending.parsed.source, pending.parsed.choices
         if source is not None and choices is not None:

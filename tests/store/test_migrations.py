@@ -142,3 +142,24 @@ def test_v6_replays_usage_rows_logged_before_it() -> None:
     changes.apply(db, [changes.Change(table="usage", op="insert", new=old_row)])
     [record] = Store(db).conversations.usage()
     assert (record.total_ms, record.first_audio_ms) == (900, None)
+
+
+@pytest.mark.parametrize(("options", "hour"), [(None, 4), ('{"day_start_hour": 0}', 0)])
+def test_reviews_logged_before_schema_7_get_their_study_day(options: str | None, hour: int) -> None:
+    # Their time zone was never kept: UTC, with the collection's day start (decision 036).
+    db = Database.open()
+    migrate(db, target=6)
+    if options is not None:
+        db.execute(
+            "INSERT INTO study_options (id, options, created_at, updated_at) VALUES (0, ?, 0, 0)",
+            (options,),
+        )
+    at = 1_795_400_000_000 + 2 * 3_600_000  # 2 a.m. UTC
+    db.execute(
+        "INSERT INTO review (card_id, rating, reviewed_at, mode, state_before) "
+        "VALUES (1, 3, ?, 'typing', 0)",
+        (at - at % 86_400_000 + 2 * 3_600_000,),
+    )
+    migrate(db)
+    day = (at - at % 86_400_000) // 86_400_000
+    assert db.scalar("SELECT study_day FROM review") == (day - 1 if hour > 2 else day)

@@ -99,7 +99,14 @@ def _study(store: Store, word: WordId, direction: Direction, due: int) -> None:
     card = store.study.card((word, direction))
     progress = Progress(CardState.REVIEW, None, 3.0, 5.0, due, due - 1_000)
     store.study.grade(
-        None, card, Rating.GOOD, progress, at=due, duration_ms=1, mode="typing", next_card=None
+        None,
+        card,
+        Rating.GOOD,
+        progress,
+        at=store.moment(0, due),
+        duration_ms=1,
+        mode="typing",
+        next_card=None,
     )
 
 

@@ -44,7 +44,14 @@ def grade(
     due = at + DAY_MS if due is None else due
     after_progress = Progress(after, None, 3.0, 5.0, due, at, 1, lapses)
     store.study.grade(
-        None, card, rating, after_progress, at=at, duration_ms=1, mode="flashcard", next_card=None
+        None,
+        card,
+        rating,
+        after_progress,
+        at=store.moment(0, at),
+        duration_ms=1,
+        mode="flashcard",
+        next_card=None,
     )
 
 

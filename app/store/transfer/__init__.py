@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from app.store.transfer.plan import PlanSummary
     from app.store.transfer.sources import Recall
     from app.store.transfer.steps import Steps
+    from app.study.days import Moment
 
 Mode = Literal["merge", "replace"]
 SourceKind = Literal["backup", "database", "csv", "anki"]
@@ -77,20 +78,20 @@ def export_workspace(db: Database, kind: ExportKind, now_ms: int) -> bytes:
 
 
 def preview_import(
-    db: Database, parsed: ParsedImport, mode: Mode, now_ms: int
+    db: Database, parsed: ParsedImport, mode: Mode, now: Moment
 ) -> Steps[PlanSummary]:
     """What importing `parsed` with `mode` would change; writes nothing."""
     from app.store.transfer.plan import plan_import  # noqa: PLC0415
     from app.store.transfer.read import existing  # noqa: PLC0415
 
-    plan = yield from plan_import(parsed, existing(db, contents=mode == "merge"), mode, now_ms)
+    plan = yield from plan_import(parsed, existing(db, contents=mode == "merge"), mode, now)
     return plan.summary
 
 
 def import_parsed(
-    db: Database, now_ms: int, parsed: ParsedImport, mode: Mode
+    db: Database, now: Moment, parsed: ParsedImport, mode: Mode
 ) -> tuple[PlanSummary, str]:
     """Apply the import; returns what was done and the Undo label."""
     from app.store.transfer.apply import apply_import  # noqa: PLC0415
 
-    return apply_import(db, now_ms, parsed, mode)
+    return apply_import(db, now, parsed, mode)

@@ -14,10 +14,11 @@ from app.store.transfer.read import existing
 from app.store.transfer.steps import run_steps
 from app.store.transfer.study_rows import CARD_INSERT, REVIEW_INSERT
 from app.store.words import meanings_json
+from app.study.days import Moment
 
 
 def apply_import(
-    db: Database, now: int, parsed: ParsedImport, mode: Mode
+    db: Database, now: Moment, parsed: ParsedImport, mode: Mode
 ) -> tuple[PlanSummary, str]:
     """Apply `parsed` with `mode`; returns what was done and the Undo label."""
     plan = run_steps(plan_import(parsed, existing(db, contents=mode == "merge"), mode, now))

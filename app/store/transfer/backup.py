@@ -17,7 +17,7 @@ from typing import Any
 
 from app.domain import InvalidInput
 from app.store.transfer.checks import build_workspace
-from app.store.transfer.model import REVIEW_FIELDS
+from app.store.transfer.model import DAYLESS_REVIEW_FIELDS, REVIEW_FIELDS
 from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.read import RawWorkspace
 from app.store.transfer.steps import Steps
@@ -25,7 +25,7 @@ from app.store.transfer.study_checks import StudySections
 from app.store.transfer.text import decode_text
 
 FORMAT = "lexical-backup"
-VERSION = 3
+VERSION = 4  # 4: each review keeps its study day
 STUDY_VERSION = 2  # the first version with study progress
 SECTIONS = ("folders", "words", "notes")
 STUDY_SECTIONS = ("cards", "reviews", "study_options")
@@ -79,7 +79,7 @@ def parse_backup(name: str, data: bytes) -> Steps[ParsedImport]:
 
 
 def _study(document: dict[str, Any]) -> StudySections:
-    if document.get("review_fields") != list(REVIEW_FIELDS):
+    if document.get("review_fields") not in (list(REVIEW_FIELDS), list(DAYLESS_REVIEW_FIELDS)):
         raise InvalidInput(
             'This backup cannot be imported: its "review_fields" are not the ones this '
             "version of Lexical writes, so its reviews cannot be read safely."

@@ -33,6 +33,8 @@ from app.study.options import StudyOptions
 
 Id = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
 Timestamp = Annotated[StrictInt, Field(ge=0, le=MAX_TIMESTAMP)]
+# Study days from the epoch a timestamp can fall on, with a day's margin for the time zone.
+StudyDayNumber = Annotated[StrictInt, Field(ge=-1, le=MAX_TIMESTAMP // DAY_MS + 1)]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_ID)]
 Step = Annotated[StrictInt, Field(ge=0, le=1_000)]
 # py-fsrs keeps stability above 0 and difficulty within 1..10; anything else was not written by it.
@@ -136,6 +138,9 @@ class ReviewItem(NamedTuple):
     difficulty_before: Difficulty | None
     due_before: Timestamp | None
     last_review_before: Timestamp | None
+    # The learner's study day of the review (app/study/days.py). Backups before format 4 have
+    # none: the importing device's study days are taken, as Anki takes them for its log.
+    study_day: StudyDayNumber | None = None
 
     def schedule_fits(self) -> bool:
         """Whether the schedule kept before the grade is one a grade could have left: none
@@ -148,6 +153,7 @@ class ReviewItem(NamedTuple):
 
 
 REVIEW_FIELDS: tuple[str, ...] = ReviewItem._fields
+DAYLESS_REVIEW_FIELDS = REVIEW_FIELDS[:-1]  # a review as backups before format 4 list it
 
 
 class StoredOptions(StudyOptions):
@@ -189,7 +195,7 @@ class StudyData:
     left_out: Counter[Reason] = field(default_factory=Counter)
     # Replays by (word id, direction, reviews, retention): the preview fills it and the import,
     # which plans again, reuses it. Replaying is most of the work, and the import blocks the page.
-    replays: dict[tuple[int, Direction, int, float], list[Schedule]] = field(default_factory=dict)
+    replays: dict[tuple[str, int, float], list[Schedule]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.plan_study import Landing, StudyPlan, plan_study
 from app.store.transfer.read import Existing, ExistingWord
 from app.store.transfer.steps import CHUNK, Progress, Steps
+from app.study.days import Moment
 
 SAMPLE_ROWS = 20
 LISTED_FOLDERS = 200
@@ -110,12 +111,13 @@ class _Builder:
         return self.mode == "replace"
 
 
-def plan_import(parsed: ParsedImport, existing: Existing, mode: Mode, now: int) -> Steps[Plan]:
-    """Work out the import of `parsed` into `existing`; `now` stamps rows without timestamps."""
+def plan_import(parsed: ParsedImport, existing: Existing, mode: Mode, now: Moment) -> Steps[Plan]:
+    """Work out the import of `parsed` into `existing`; `now` stamps rows without timestamps
+    and says which study day an imported review fell on."""
     if mode not in parsed.modes:
         raise ValueError(f"{parsed.kind} files cannot be imported with {mode}")
     removed = existing.counts if mode == "replace" else (0, 0, 0)
-    b = _Builder(parsed, Existing() if mode == "replace" else existing, mode, now)
+    b = _Builder(parsed, Existing() if mode == "replace" else existing, mode, now.at)
     b.skipped.extend(parsed.skipped)
     for folder in parsed.workspace.folders:
         _place_folder(b, folder)

@@ -19,12 +19,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from app.store.study_queries import COLLECTION
 from app.store.transfer import Mode
-from app.store.transfer.model import CardHistory, CardItem, Reason, StudyData, stamps
+from app.store.transfer.model import (
+    CardHistory,
+    CardItem,
+    Reason,
+    ReviewItem,
+    StudyData,
+    stamps,
+)
 from app.store.transfer.read import Existing
 from app.store.transfer.steps import CHUNK, Progress, Steps
 from app.store.transfer.study_rows import (
@@ -34,7 +41,8 @@ from app.store.transfer.study_rows import (
     options_row,
     review_values,
 )
-from app.study.model import CardState, Direction
+from app.study.days import Moment
+from app.study.model import CardState, Direction, card_seed
 from app.study.model import Progress as Schedule
 
 ANKI_MODE = "anki"  # the review mode of an imported Anki review
@@ -85,7 +93,7 @@ class _Candidate(NamedTuple):
 
 
 def plan_study(
-    study: StudyData | None, landing: Landing, existing: Existing, mode: Mode, now: int
+    study: StudyData | None, landing: Landing, existing: Existing, mode: Mode, now: Moment
 ) -> Steps[StudyPlan]:
     if study is None:
         return StudyPlan()
@@ -98,7 +106,7 @@ class _Planner:
     landing: Landing
     existing: Existing
     mode: Mode
-    now: int
+    now: Moment  # stamps rows without times; its clock counts the study days of Anki reviews
     plan: StudyPlan = field(default_factory=StudyPlan)
 
     def run(self) -> Steps[StudyPlan]:
@@ -126,10 +134,18 @@ class _Planner:
                 yield Progress("Rebuilding study progress", done, total)
         # In the file's order, so the log reads in the order it was written.
         self.plan.reviews.extend(
-            r._replace(card_id=copied[r.card_id]) for r in self.study.reviews if r.card_id in copied
+            r._replace(card_id=copied[r.card_id], study_day=self._day(r))
+            for r in self.study.reviews
+            if r.card_id in copied
         )
         self._options()
         return self.plan
+
+    def _day(self, review: ReviewItem) -> int:
+        """The study day a copied review keeps: its own, or (from an older backup) the day it
+        falls on here."""
+        day = review.study_day
+        return self.now.day_of(review.reviewed_at) if day is None else day
 
     def _choose(self) -> list[_Candidate]:
         """One card per word and direction here: the longest history of those landing there."""
@@ -139,7 +155,7 @@ class _Planner:
             (card, reviews_of[card.id]) for card in self.study.cards
         ]
         for history in self.study.histories:
-            usable = tuple(r for r in history.reviews if r[1] <= self.now)
+            usable = tuple(r for r in history.reviews if r[1] <= self.now.at)
             left_out[FUTURE] += len(history.reviews) - len(usable)
             if usable:
                 sources.append((history._replace(reviews=usable), len(usable)))
@@ -171,25 +187,29 @@ class _Planner:
             reps=card.reps,
             lapses=card.lapses,
         )
-        self.plan.cards.append(_card(candidate, card_id, progress, stamps(card, self.now)))
+        self.plan.cards.append(_card(candidate, card_id, progress, stamps(card, self.now.at)))
 
     def _replay(
         self, candidate: _Candidate, history: CardHistory, retention: float, card_id: int
     ) -> None:
         reviews = history.reviews
-        key = (history.word_id, history.direction, len(reviews), retention)
+        # Anki keeps no study day with a review: each falls on the learner's days here.
+        moments = [replace(self.now, at=at) for _, at, _ in reviews]
+        seed = card_seed(candidate.word_id, candidate.direction)
+        key = (seed, len(reviews), retention)
         steps = self.study.replays.get(key)
         if steps is None:
             # Only an Anki history needs the scheduler: py-fsrs is loaded on first use in the
             # browser (app.browser.transfer loads it before reading an Anki package).
             from app.study.scheduler import replayed  # noqa: PLC0415
 
-            steps = replayed(((rating, at) for rating, at, _ in reviews), retention, card_id)
+            grades = zip((rating for rating, _, _ in reviews), moments, strict=True)
+            steps = replayed(grades, retention, seed)
             self.study.replays[key] = steps
         before: Schedule | None = None
-        for (rating, at, duration), after in zip(reviews, steps, strict=True):
+        for (rating, _, duration), moment, after in zip(reviews, moments, steps, strict=True):
             self.plan.reviews.append(
-                review_values(card_id, int(rating), at, duration, mode=ANKI_MODE, before=before)
+                review_values(card_id, int(rating), moment, duration, mode=ANKI_MODE, before=before)
             )
             before = after
         studied = (reviews[0][1], reviews[-1][1])  # created when first studied
@@ -207,7 +227,7 @@ class _Planner:
                 continue
             taken.add(folder or COLLECTION)
             options = item.options.model_dump(exclude_none=True)
-            plan.options.append(options_row(folder, options, *stamps(item, self.now)))
+            plan.options.append(options_row(folder, options, *stamps(item, self.now.at)))
 
 
 def _card(

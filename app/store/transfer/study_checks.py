@@ -13,6 +13,7 @@ from pydantic import TypeAdapter
 from app.domain import InvalidInput
 from app.store.transfer import MAX_CARDS, MAX_FOLDERS, MAX_REVIEWS
 from app.store.transfer.model import (
+    DAYLESS_REVIEW_FIELDS,
     REVIEW_FIELDS,
     CardItem,
     OptionsItem,
@@ -62,8 +63,11 @@ def build_study(
 
 def _check_review(row: Any) -> object:
     """One review alone, by field name so a message can say which value is wrong."""
-    if isinstance(row, list | tuple) and len(row) == len(REVIEW_FIELDS):
-        row = dict(zip(REVIEW_FIELDS, row, strict=True))
+    if isinstance(row, list | tuple) and len(row) in (
+        len(REVIEW_FIELDS),
+        len(DAYLESS_REVIEW_FIELDS),
+    ):
+        row = dict(zip(REVIEW_FIELDS, row, strict=False))
     return _REVIEW.validate_python(row)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.store.study_queries import COLLECTION
 from app.store.transfer.model import REVIEW_FIELDS
+from app.study.days import Moment
 from app.study.model import Direction, Progress
 
 CARD_COLUMNS = (
@@ -47,15 +48,15 @@ def card_values(
 
 
 def review_values(
-    card_id: int, rating: int, at: int, duration_ms: int, *, mode: str, before: Progress | None
+    card_id: int, rating: int, at: Moment, duration_ms: int, *, mode: str, before: Progress | None
 ) -> ReviewValues:
     """A review row, keeping the card's schedule before the grade the way a live grade does
     (app.store.study): state 0 and no schedule when the card was new."""
     if before is None:
-        return (card_id, rating, at, duration_ms, mode, 0, None, None, None, None, None)
+        return (card_id, rating, at.at, duration_ms, mode, 0, None, None, None, None, None, at.day)
     return (
-        *(card_id, rating, at, duration_ms, mode, int(before.state), before.step),
-        *(before.stability, before.difficulty, before.due, before.last_review),
+        *(card_id, rating, at.at, duration_ms, mode, int(before.state), before.step),
+        *(before.stability, before.difficulty, before.due, before.last_review, at.day),
     )
 
 

@@ -4,20 +4,20 @@ used left out with a counted reason instead of failing the import."""
 
 from __future__ import annotations
 
-import random
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import fsrs_rs_python
 import genanki
 import pytest
 
 from app.inputs import NewFolder
 from app.store import Store
 from app.study import scheduler
-from app.study.model import DAY_MS, MINUTE_MS, CardState, Rating
+from app.study.model import DAY_MS, MINUTE_MS, CardState, Rating, card_seed
 from app.study.options import StudyOptions
 from app.study.scheduler import replay, replayed
 from tests.anki_decks import REVERSED, card_ids, edit_collection, make_apkg, with_revlog
@@ -80,15 +80,15 @@ def test_a_reviewed_card_gets_the_schedule_the_scheduler_gives(retention: float 
         spanish = store.create_folder(NewFolder(name="Spanish"))
         store.study.set_options(spanish.id, StudyOptions(retention=retention))
     history = [(rating, at) for rating, at, _ in LEARNED]
-    # Review intervals are fuzzed with Python's random; the same seed gives the same draws.
-    random.seed(11)
     _, summary = _imported(_deck(_learned()), store)
-    random.seed(11)
-    expected = replayed(history, retention or 0.9)
-    random.seed(11)
-    assert replay(history, retention or 0.9) == expected[-1]
-    assert (summary.cards, summary.reviews, summary.study_notes) == (1, len(LEARNED), [])
     card = _card(store, "perro")
+    # The reviews fall on the study days of the importing device (UTC here, 4 a.m.), and the
+    # fuzz is drawn from the card: the replay gives the same schedule every time.
+    moments = [(rating, store.moment(0, at)) for rating, at in history]
+    seed = card_seed(card["word_id"], "forward")
+    expected = replayed(moments, retention or 0.9, seed)
+    assert replay(moments, retention or 0.9, seed) == expected[-1]
+    assert (summary.cards, summary.reviews, summary.study_notes) == (1, len(LEARNED), [])
     last = expected[-1]
     assert last.state == CardState.REVIEW
     assert (last.reps, last.lapses) == (8, 1)
@@ -353,3 +353,39 @@ def test_only_a_history_to_replay_loads_the_scheduler() -> None:
         check=True,
     )
     assert result.stdout.strip() == "False"
+
+
+# Reviews at awkward hours: 23 h 17 min apart across the 4 a.m. rollover (two study days, not
+# one 24-hour period), late evenings and early mornings, a lapse and a same-day relearning.
+ROLLOVER = 1_690_000_000_000 - 1_690_000_000_000 % DAY_MS + 4 * 3_600_000  # 4 a.m. UTC
+AWKWARD = [
+    (Rating.GOOD, ROLLOVER - 3_600_000, 0),  # 3 a.m.: the study day before
+    (Rating.GOOD, ROLLOVER - 3_600_000 + 10 * MINUTE_MS, 0),
+    (Rating.GOOD, ROLLOVER + 22 * 3_600_000 + 17 * MINUTE_MS, 1),  # 23 h 17 min later
+    (Rating.HARD, ROLLOVER + 3 * DAY_MS + MINUTE_MS, 1),
+    (Rating.GOOD, ROLLOVER + 9 * DAY_MS - MINUTE_MS, 1),
+    (Rating.AGAIN, ROLLOVER + 30 * DAY_MS + 20 * 3_600_000, 1),
+    (Rating.GOOD, ROLLOVER + 30 * DAY_MS + 20 * 3_600_000 + 10 * MINUTE_MS, 2),
+    (Rating.EASY, ROLLOVER + 32 * DAY_MS + 23 * 3_600_000, 1),
+]
+
+
+@pytest.mark.parametrize("history", [LEARNED, AWKWARD], ids=["learned", "awkward"])
+def test_an_imported_card_carries_the_memory_state_fsrs_rs_gives(
+    history: list[tuple[Rating, int, int]],
+) -> None:
+    # fsrs-rs, which Anki schedules with, counts the days between reviews in study days: the
+    # card must carry the stability and difficulty Anki showed (issue 26, item 4).
+    store, _ = _imported(
+        _deck([(at, ("perro", 0), int(rating), 6_000, kind) for rating, at, kind in history])
+    )
+    card = _card(store, "perro")
+    days = [store.moment(0, at).day for _, at, _ in history]
+    oracle = fsrs_rs_python.FSRS(list(scheduler.scheduler(0.9).parameters))
+    reviews = [
+        fsrs_rs_python.FSRSReview(int(rating), day - previous)
+        for (rating, _, _), day, previous in zip(history, days, [days[0], *days], strict=False)
+    ]
+    expected = oracle.memory_state(fsrs_rs_python.FSRSItem(reviews))
+    assert card["stability"] == pytest.approx(expected.stability, rel=1e-4)
+    assert card["difficulty"] == pytest.approx(expected.difficulty, rel=1e-4)

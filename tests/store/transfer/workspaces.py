@@ -23,7 +23,7 @@ from app.store.transfer.plan import PlanSummary
 from app.store.transfer.steps import run_steps
 from app.study.model import MINUTE_MS, Direction, Rating
 from app.study.options import StudyOptions
-from app.study.scheduler import outcomes
+from app.study.scheduler import graded
 from tests.store.helpers import dump, make_store
 
 # One line, no control characters; slashes and backslashes test the CSV path escaping.
@@ -42,15 +42,15 @@ START = 1_690_000_000_000  # before the test stores' clock, so every review is i
 def grade(
     store: Store, word_id: int, direction: Direction, rating: Rating, at: int, *, seconds: int = 4
 ) -> None:
-    """One grade as a session gives it: the outcome shown, then applied at `at`."""
+    """One grade as a session gives it, in UTC."""
     card = store.study.card((WordId(word_id), direction))
-    outcome = outcomes(card.progress, at, 0.9, card.card_id or 0)[rating]
+    moment = store.moment(0, at)
     store.study.grade(
         None,
         card,
         rating,
-        outcome.applied_at(at),
-        at=at,
+        graded(card.progress, rating, moment, 0.9, card.seed),
+        at=moment,
         duration_ms=seconds * 1000,
         mode="typing",
         next_card=None,
