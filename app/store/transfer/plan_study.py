@@ -44,6 +44,7 @@ from app.store.transfer.study_rows import (
 from app.study.days import Moment
 from app.study.model import CardState, Direction, card_seed
 from app.study.model import Progress as Schedule
+from app.study.options import StudyOptions
 
 ANKI_MODE = "anki"  # the review mode of an imported Anki review
 FUTURE: Reason = ("review", "dated after today (a clock that ran ahead)")
@@ -59,6 +60,8 @@ class StudyPlan:
     options: list[dict[str, Any]] = field(default_factory=list)
     replace_options: bool = False  # the file's options replace every row here
     left_out: Counter[Reason] = field(default_factory=Counter)
+    woken: int = 0  # reverse cards whose new folder was set to study both directions
+    waiting: int = 0  # reverse cards landing where only term -> meaning is studied
 
     @property
     def notes(self) -> list[str]:
@@ -71,7 +74,19 @@ class StudyPlan:
             for (noun, rest), count in counted
             if count
         ]
-        return [f"Left out of the study history: {'; '.join(parts)}."] if parts else []
+        notes = [f"Left out of the study history: {'; '.join(parts)}."] if parts else []
+        if self.woken:
+            notes.append(
+                f"{_reverse(self.woken)} with {_its(self.woken)} history: the new folders "
+                f"{_lands(self.woken)} in study both directions."
+            )
+        if self.waiting:
+            notes.append(
+                f"{_reverse(self.waiting)} into folders that study term → meaning only: "
+                f"{_waits(self.waiting)} until the folder's Study options include both "
+                "directions."
+            )
+        return notes
 
 
 @dataclass(frozen=True)
@@ -112,7 +127,7 @@ class _Planner:
     def run(self) -> Steps[StudyPlan]:
         self.plan.left_out.update(self.study.left_out)
         chosen = self._choose()
-        retention = _retention(self.landing.new_folders, self.existing)
+        effective = _effective(self.landing.new_folders, self.existing)
         next_id = self.existing.next_card_id
         copied: dict[int, int] = {}  # file card id -> card id here
         total = sum(c.length for c in chosen)
@@ -127,7 +142,8 @@ class _Planner:
                 self._copy(candidate, source, card_id)
                 copied[source.id] = card_id
             else:
-                self._replay(candidate, source, retention[candidate.folder_id], card_id)
+                retention = effective[candidate.folder_id].retention
+                self._replay(candidate, source, retention, card_id)
             done += candidate.length
             if done - reported >= CHUNK:
                 reported = done
@@ -139,6 +155,7 @@ class _Planner:
             if r.card_id in copied
         )
         self._options()
+        self._wake_reverse(chosen, effective)
         return self.plan
 
     def _day(self, review: ReviewItem) -> int:
@@ -215,6 +232,32 @@ class _Planner:
         studied = (reviews[0][1], reviews[-1][1])  # created when first studied
         self.plan.cards.append(_card(candidate, card_id, steps[-1], studied))
 
+    def _wake_reverse(
+        self, chosen: list[_Candidate], effective: Mapping[int, StudyOptions]
+    ) -> None:
+        """Reverse cards that come with an Anki history are studied: a folder this import creates
+        studies both directions when some land in it (an Anki "Basic (and reversed card)" deck
+        is studied both ways there). In a folder that is already here they wait until it does,
+        and the preview says so."""
+        plan = self.plan
+        # A backup's cards come with the options they were studied with there.
+        landed = Counter(
+            c.folder_id
+            for c in chosen
+            if c.direction == "reverse" and isinstance(c.source, CardHistory)
+        )
+        created = {row["id"] for row in self.landing.new_folders}
+        for folder, count in landed.items():
+            options = effective[folder]
+            if options.studies("reverse"):
+                continue
+            if folder not in created:
+                plan.waiting += count
+                continue
+            both = options.model_copy(update={"directions": "both"}).model_dump()
+            plan.options.append(options_row(folder, both, self.now.at, self.now.at))
+            plan.woken += count
+
     def _options(self) -> None:
         """A merge fills only folders without options of their own; a replace takes the
         file's."""
@@ -243,9 +286,30 @@ def _card(
     )
 
 
-def _retention(new_folders: Sequence[Mapping[str, Any]], existing: Existing) -> dict[int, float]:
-    """Each folder's retention; a new folder inherits its parent's, as the app's options do."""
-    retention = dict(existing.retention)
+def _effective(
+    new_folders: Sequence[Mapping[str, Any]], existing: Existing
+) -> dict[int, StudyOptions]:
+    """Each folder's options; a new folder inherits its parent's, as the app's options do."""
+    effective = dict(existing.effective)
     for row in new_folders:
-        retention[row["id"]] = retention.get(row["parent_id"], existing.base_retention)
-    return retention
+        effective[row["id"]] = effective.get(row["parent_id"], existing.base)
+    return effective
+
+
+def _reverse(count: int) -> str:
+    """ "3 reverse cards (meaning → term) come", "1 reverse card (meaning → term) comes"."""
+    if count == 1:
+        return "1 reverse card (meaning → term) comes"
+    return f"{count:,} reverse cards (meaning → term) come"
+
+
+def _its(count: int) -> str:
+    return "its" if count == 1 else "their"
+
+
+def _lands(count: int) -> str:
+    return "it lands" if count == 1 else "they land"
+
+
+def _waits(count: int) -> str:
+    return "it waits" if count == 1 else "they wait"

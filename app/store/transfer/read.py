@@ -16,7 +16,7 @@ from app.store.queries import folder_tree
 from app.store.results import TreeRow
 from app.store.transfer.model import REVIEW_FIELDS, CardItem, StoredOptions
 from app.study.model import Direction
-from app.study.options import DEFAULT_OPTIONS
+from app.study.options import DEFAULT_OPTIONS, StudyOptions
 
 RawItem = dict[str, Any]
 
@@ -115,9 +115,9 @@ class Existing:
     notes: set[tuple[int, str, str]] = field(default_factory=set)
     cards: set[tuple[int, Direction]] = field(default_factory=set)  # (word id, direction)
     options: set[int] = field(default_factory=set)  # folder ids (0: the collection) with own
-    retention: dict[int, float] = field(default_factory=dict)  # each folder's, inherited
+    effective: dict[int, StudyOptions] = field(default_factory=dict)  # each folder's, inherited
     langs: dict[int, str] = field(default_factory=dict)  # each folder's default, inherited
-    base_retention: float = DEFAULT_OPTIONS.retention  # the collection's
+    base: StudyOptions = DEFAULT_OPTIONS  # the collection's
     next_folder_id: int = 1
     next_word_id: int = 1
     next_card_id: int = 1
@@ -154,12 +154,11 @@ def existing(db: Database, *, contents: bool) -> Existing:
 
 
 def _study(db: Database, now: Existing, tree: list[TreeRow]) -> None:
-    """Which words have progress and what retention each folder studies with, so a merge keeps
-    existing progress and replays an Anki history the way the folder will schedule it."""
+    """Which words have progress and how each folder studies, so a merge keeps existing
+    progress and replays an Anki history the way the folder will schedule it."""
     now.cards = {(r[0], r[1]) for r in db.execute("SELECT word_id, direction FROM card")}
     now.next_card_id = int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM card"))
     now.options = {int(r[0]) for r in db.execute("SELECT id FROM study_options")}
     stored = study_queries.stored_options(db)
-    now.base_retention = stored.get(study_queries.COLLECTION, DEFAULT_OPTIONS).retention
-    effective = study_queries.effective_options(tree, stored)
-    now.retention = {folder: options.retention for folder, options in effective.items()}
+    now.base = stored.get(study_queries.COLLECTION, DEFAULT_OPTIONS)
+    now.effective = {int(f): o for f, o in study_queries.effective_options(tree, stored).items()}

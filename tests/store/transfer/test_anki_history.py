@@ -256,7 +256,47 @@ def test_suspended_and_buried_cards_keep_their_history_and_the_preview_says_so()
     ]
     summary = preview(make_store(), parsed)
     assert (summary.cards, summary.reviews) == (3, 3)
-    assert summary.study_notes == ["Left out of the study history: 1 card reset to new in Anki."]
+    assert summary.study_notes == [
+        "Left out of the study history: 1 card reset to new in Anki.",
+        "2 reverse cards (meaning → term) come with their history: the new folders they land "
+        "in study both directions.",
+    ]
+
+
+def _both_ways() -> bytes:
+    """Both cards of both notes of a "Basic (and reversed card)" deck, each reviewed once."""
+    package = make_apkg(SPANISH, model=REVERSED)
+    return with_revlog(
+        package, [(T + n, card, 3, 0, 0) for n, card in enumerate(card_ids(package).values())]
+    )
+
+
+def test_reverse_cards_with_history_are_studied_in_the_folder_the_import_creates() -> None:
+    # Issue 26, item 3: they came in as reverse cards to a folder that studied forward only.
+    store, summary = _imported(_both_ways())
+    assert summary.study_notes == [
+        "2 reverse cards (meaning → term) come with their history: the new folders they land "
+        "in study both directions."
+    ]
+    spanish = next(r.folder for r in store.folder_tree() if r.folder.name == "Spanish")
+    assert store.study.options_map()[spanish.id].directions == "both"
+    # Undo takes the options back with the import.
+    store.undo()
+    assert store.study.db.scalar("SELECT count(*) FROM study_options") == 0
+
+
+def test_reverse_cards_landing_in_a_folder_that_studies_forward_wait_and_the_preview_says_so() -> (
+    None
+):
+    store = make_store()
+    spanish = store.create_folder(NewFolder(name="Spanish"))
+    summary = preview(store, parse("deck.apkg", _both_ways()))
+    assert summary.study_notes == [
+        "2 reverse cards (meaning → term) come into folders that study term → meaning only: "
+        "they wait until the folder's Study options include both directions."
+    ]
+    store.import_parsed(parse("deck.apkg", _both_ways()), "merge")
+    assert store.study.options_map()[spanish.id].directions == "forward"  # the learner's choice
 
 
 def test_duplicate_notes_keep_the_longer_history() -> None:
