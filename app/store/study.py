@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from app.domain import FolderId, LexicalError, NotFound, WordId
@@ -18,7 +20,7 @@ from app.store import study_queries as q
 from app.store.db import Database
 from app.store.history import History
 from app.store.results import TreeRow
-from app.study.days import Moment
+from app.study.days import Moment, ReviewLog
 from app.study.model import MODES, CardKey, CardState, Mode, Progress, Rating, StudyCard
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
 
@@ -92,16 +94,26 @@ class Study:
     def card(self, key: CardKey) -> StudyCard:
         return q.study_card(self._db, key)
 
-    def history(self, key: CardKey) -> list[tuple[Rating, Moment]]:
+    def history(self, key: CardKey) -> ReviewLog:
         """The card's review log in the order it was written, each grade at its moment and
         study day: what its schedule is the replay of (app/study/scheduler.py)."""
-        rows = self._db.all(
-            "SELECT r.rating, r.reviewed_at, r.study_day FROM review r "
-            "JOIN card c ON c.id = r.card_id WHERE c.word_id = ? AND c.direction = ? "
-            "ORDER BY r.id",
-            key,
+        return next(iter(self._histories("c.word_id = ? AND c.direction = ?", list(key))), [])
+
+    def histories(self, folder_id: FolderId | None) -> list[ReviewLog]:
+        """The review log of every card of a folder and its subfolders (None: everywhere)."""
+        scope = q.Scope() if folder_id is None else q.Scope(folders=tuple(self.subtree(folder_id)))
+        return self._histories(*q.scope_where(scope, "c"))
+
+    def _histories(self, where: str, params: list[Any]) -> list[ReviewLog]:
+        rows = self._db.execute(
+            "SELECT r.card_id, r.rating, r.reviewed_at, r.study_day FROM review r "
+            f"JOIN card c ON c.id = r.card_id WHERE {where} ORDER BY r.card_id, r.id",
+            params,
         )
-        return [(Rating(r[0]), Moment.logged(r[1], r[2])) for r in rows]
+        return [
+            [(Rating(r[1]), Moment.logged(r[2], r[3])) for r in group]
+            for _, group in groupby(rows, key=itemgetter(0))
+        ]
 
     def distractors(self, card: StudyCard, count: int) -> list[str]:
         return q.distractors(self._db, card, count)

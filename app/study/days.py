@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.study.model import DAY_MS, MINUTE_MS
+from app.study.model import DAY_MS, MINUTE_MS, Rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,11 @@ class Moment:
     def day_of(self, at: int) -> int:
         """The number of the study day that holds `at`, by this moment's clock."""
         return (at + self.shift) // DAY_MS
+
+
+# A card's reviews in the order they were logged, each grade at its moment: what its schedule
+# is the replay of (app/study/scheduler.py) and what FSRS's parameters are fitted to.
+ReviewLog = list[tuple[Rating, "Moment"]]
 
 
 def moment(now: int, utc_offset_minutes: int, start_hour: int) -> Moment:

@@ -53,6 +53,7 @@ DEFAULT_DAY_START_HOUR = 4
 
 
 CardKey = tuple[WordId, Direction]
+Weights = tuple[float, ...]  # FSRS-6's 21 parameters (validated in app.study.options)
 
 
 def card_seed(word_id: int, direction: Direction) -> str:

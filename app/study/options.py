@@ -8,9 +8,29 @@ options, is drawn before pydantic loads (decision 025).
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import math
+from typing import Annotated
 
-from app.study.model import DIRECTIONS, Direction, Directions
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from app.study.model import DIRECTIONS, Direction, Directions, Weights
+
+PARAMETER_COUNT = 21  # FSRS-6
+
+
+def _fsrs_values(values: Weights) -> Weights:
+    # Every FSRS-6 parameter lies within [0, 100]; the scheduler keeps each inside its own
+    # bounds (app/study/scheduler.py), so a value hand-edited in a backup cannot stop studying.
+    if not all(math.isfinite(v) and 0.0 <= v <= 100.0 for v in values):
+        raise ValueError("each FSRS parameter is a number from 0 to 100")
+    return values
+
+
+Parameters = Annotated[
+    Weights,
+    Field(min_length=PARAMETER_COUNT, max_length=PARAMETER_COUNT),
+    AfterValidator(_fsrs_values),
+]
 
 
 class StudyOptions(BaseModel):
@@ -23,6 +43,8 @@ class StudyOptions(BaseModel):
     directions: Directions = "forward"
     accents_optional: bool = True
     articles_optional: bool = True
+    # Fitted to the learner's own reviews (app/study/training.py); None: FSRS-6's defaults.
+    parameters: Parameters | None = None
 
     def studies(self, direction: Direction) -> bool:
         return self.directions in ("both", direction)

@@ -12,18 +12,22 @@ between showing and grading), and a replay of the log gives the stored schedule 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from random import Random
+from typing import TYPE_CHECKING
 
 import fsrs.scheduler
 from fsrs import Card, Rating, Scheduler, State
 
-from app.study.days import Moment
-from app.study.model import CardState, Progress
+from app.study.days import Moment, ReviewLog
+from app.study.model import CardState, Progress, Weights
 from app.study.model import Rating as Grade
+
+if TYPE_CHECKING:
+    from app.study.options import StudyOptions
 
 LEARNING_STEPS = (timedelta(minutes=1), timedelta(minutes=10))
 RELEARNING_STEPS = (timedelta(minutes=10),)
@@ -55,14 +59,21 @@ class _SeededScheduler(Scheduler):
 
 
 @lru_cache(maxsize=32)
-def scheduler(retention: float) -> _SeededScheduler:
-    """The default FSRS-6 parameters (the optimizer needs torch, which Pyodide lacks)."""
+def scheduler(retention: float, weights: Weights | None = None) -> _SeededScheduler:
+    """A scheduler aiming at `retention`, with the folder's fitted parameters (None: FSRS-6's
+    defaults), each kept inside py-fsrs's bounds."""
     return _SeededScheduler(
+        parameters=_bounded(weights) if weights else _FSRS_GLOBALS["DEFAULT_PARAMETERS"],
         desired_retention=retention,
         learning_steps=LEARNING_STEPS,
         relearning_steps=RELEARNING_STEPS,
         enable_fuzzing=True,
     )
+
+
+def _bounded(weights: Weights) -> Weights:
+    low, high = _FSRS_GLOBALS["LOWER_BOUNDS_PARAMETERS"], _FSRS_GLOBALS["UPPER_BOUNDS_PARAMETERS"]
+    return tuple(min(max(v, lo), hi) for v, lo, hi in zip(weights, low, high, strict=True))
 
 
 def _card(progress: Progress | None, at: Moment) -> Card:
@@ -102,10 +113,14 @@ def _progress(card: Card, before: Progress | None, rating: Grade, at: Moment) ->
 
 
 def graded(
-    progress: Progress | None, grade: Grade, at: Moment, retention: float, seed: str
+    progress: Progress | None,
+    grade: Grade,
+    at: Moment,
+    options: StudyOptions,
+    seed: str,
 ) -> Progress:
     """The card's schedule after `grade` given at `at`; `seed` names the card (card_seed)."""
-    chosen = scheduler(retention)
+    chosen = scheduler(options.retention, options.parameters)
     chosen.draw = Random(f"{seed}:{progress.reps if progress else 0}").random
     after, _ = chosen.review_card(_card(progress, at), Rating(int(grade)), _utc(at.at))
     return _progress(after, progress, grade, at)
@@ -125,31 +140,51 @@ class Outcome:
 
 
 def outcomes(
-    progress: Progress | None, at: Moment, retention: float, seed: str
+    progress: Progress | None,
+    at: Moment,
+    options: StudyOptions,
+    seed: str,
 ) -> dict[Grade, Outcome]:
     """The card's schedule after each of the four grades, reviewed at `at`."""
     return {
-        grade: Outcome(grade, graded(progress, grade, at, retention, seed), at.at)
-        for grade in Grade
+        grade: Outcome(grade, graded(progress, grade, at, options, seed), at.at) for grade in Grade
     }
 
 
 def replayed(
-    history: Iterable[tuple[Grade, Moment]], retention: float, seed: str
+    history: Iterable[tuple[Grade, Moment]],
+    options: StudyOptions,
+    seed: str,
 ) -> list[Progress]:
     """The schedule after each grade of `history`, in the order given (the log's), as a live
     grade at that moment left it (or would have): what a card's review log, or an imported
     one, gives."""
     steps: list[Progress] = []
     for grade, at in history:
-        steps.append(graded(steps[-1] if steps else None, grade, at, retention, seed))
+        steps.append(graded(steps[-1] if steps else None, grade, at, options, seed))
     return steps
 
 
-def replay(history: Iterable[tuple[Grade, Moment]], retention: float, seed: str) -> Progress:
+def replay(
+    history: Iterable[tuple[Grade, Moment]],
+    options: StudyOptions,
+    seed: str,
+) -> Progress:
     """A card's schedule rebuilt from its grades in order. Raises ValueError when there
     is no grade to replay."""
-    steps = replayed(history, retention, seed)
+    steps = replayed(history, options, seed)
     if not steps:
         raise ValueError("no review to replay")
     return steps[-1]
+
+
+def predictions(log: ReviewLog, options: StudyOptions) -> Iterator[tuple[float, bool]]:
+    """For each review of `log` a study day or more after the one before: the recall FSRS
+    predicted with `options`' parameters, and whether the learner recalled (not Again)."""
+    chosen = scheduler(options.retention, options.parameters)
+    progress: Progress | None = None
+    for grade, at in log:
+        if progress is not None and at.day > (progress.last_day or at.day):
+            predicted = chosen.get_card_retrievability(_card(progress, at), _utc(at.at))
+            yield predicted, grade != Grade.AGAIN
+        progress = graded(progress, grade, at, options, "")  # fuzz does not touch memory

@@ -157,8 +157,8 @@ class StudySession:
     def _moment(self) -> Moment:
         return self.store.moment(self._utc_offset(), self._clock())
 
-    def _retention(self, card: StudyCard) -> float:
-        return self.options.get(card.folder_id, DEFAULT_OPTIONS).retention
+    def _options(self, card: StudyCard) -> StudyOptions:
+        return self.options.get(card.folder_id, DEFAULT_OPTIONS)
 
     def scope_options(self) -> StudyOptions:
         folder = self.row.scope.get("folder")
@@ -202,7 +202,7 @@ class StudySession:
             return
         at = self._moment()
         self.turn = Turn(
-            card, at.at, outcomes(card.progress, at, self._retention(card), card.seed), self.mode
+            card, at.at, outcomes(card.progress, at, self._options(card), card.seed), self.mode
         )
         if self.mode == "choice":
             self._offer_choices(self.turn)
@@ -303,7 +303,7 @@ class StudySession:
         now = at.at
         # Computed again at the moment logged, not taken from the buttons: the schedule is then
         # the one a replay of the log gives. Only a study day ending in between changes it.
-        after = graded(turn.card.progress, chosen, at, self._retention(turn.card), turn.card.seed)
+        after = graded(turn.card.progress, chosen, at, self._options(turn.card), turn.card.seed)
         key = turn.card.key
         self.queue.drop(key)
         if after.state in (CardState.LEARNING, CardState.RELEARNING):

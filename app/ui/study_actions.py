@@ -275,6 +275,7 @@ class StudyActions:
 
         store = self._store()
         fid = FolderId(folder_id) if folder_id is not None else None
+        current, _ = store.study.options_for(fid)
         try:
             options = StudyOptions(
                 retention=float(data.get("retention", "0.9")),
@@ -283,6 +284,7 @@ class StudyActions:
                 directions=data.get("directions", "forward"),
                 accents_optional=data.get("accents_optional") == "on",
                 articles_optional=data.get("articles_optional") == "on",
+                parameters=current.parameters,  # not on the form: kept as fitted
             )
         except ValueError as exc:
             if isinstance(exc, ValidationError):

@@ -18,6 +18,7 @@ from app.store import Store
 from app.store.db import Database
 from app.study.days import moment
 from app.study.model import DAY_MS, MINUTE_MS, CardKey, CardState, Progress, Rating, StudyCard
+from app.study.options import DEFAULT_OPTIONS
 from app.study.scheduler import graded, outcomes, replay, scheduler
 from app.studying.session import StudySession
 from tests.study.helpers import NOON, SPANISH, Clock, folder_with_words
@@ -76,7 +77,7 @@ def test_the_stored_schedule_is_the_replay_of_the_logged_reviews(plan: list[Step
             if session.turn is None:
                 session = StudySession.start(store, scope, "flashcard", clock, lambda: zone[0])
     for key, (card, progress) in _stored(store).items():
-        assert replay(store.study.history(key), 0.9, card.seed) == progress
+        assert replay(store.study.history(key), DEFAULT_OPTIONS, card.seed) == progress
 
 
 def test_a_grade_is_scheduled_at_the_moment_it_is_logged() -> None:
@@ -103,7 +104,7 @@ def test_a_grade_is_scheduled_at_the_moment_it_is_logged() -> None:
     clock.advance(minutes=2)
     session.grade(Rating.GOOD)
     card = store.study.card(key)
-    assert card.progress == replay(store.study.history(key), 0.9, card.seed)
+    assert card.progress == replay(store.study.history(key), DEFAULT_OPTIONS, card.seed)
     # The day that ended in between counts: the stored stability is not the one shown.
     assert shown.last_day is not None
     assert card.progress is not None
@@ -119,11 +120,13 @@ def _review(days_ago: int) -> Progress:
 def test_the_fuzz_is_drawn_from_the_card_and_its_review_count() -> None:
     now = moment(NOON, 0, 4)
     progress = _review(40)
-    first = graded(progress, Rating.GOOD, now, 0.9, "7:forward")
-    assert graded(progress, Rating.GOOD, now, 0.9, "7:forward") == first
+    first = graded(progress, Rating.GOOD, now, DEFAULT_OPTIONS, "7:forward")
+    assert graded(progress, Rating.GOOD, now, DEFAULT_OPTIONS, "7:forward") == first
     # The same schedule, as shown on the buttons, as graded, and after an undo.
-    assert outcomes(progress, now, 0.9, "7:forward")[Rating.GOOD].progress == first
-    dues = {graded(progress, Rating.GOOD, now, 0.9, f"{i}:forward").due for i in range(200)}
+    assert outcomes(progress, now, DEFAULT_OPTIONS, "7:forward")[Rating.GOOD].progress == first
+    dues = {
+        graded(progress, Rating.GOOD, now, DEFAULT_OPTIONS, f"{i}:forward").due for i in range(200)
+    }
     assert len(dues) > 3  # spread over nearby days, as fuzz is for
 
 

@@ -27,7 +27,7 @@ from pydantic import (
 from app.domain import Colour
 from app.inputs import Emoji, Lang, Meanings, Name, Text
 from app.store.transfer import MAX_ID, MAX_TIMESTAMP
-from app.study.model import DAY_MS, CardState, Direction, Rating
+from app.study.model import DAY_MS, CardState, Direction, Rating, Weights
 from app.study.model import Progress as Schedule
 from app.study.options import StudyOptions
 
@@ -195,7 +195,9 @@ class StudyData:
     left_out: Counter[Reason] = field(default_factory=Counter)
     # Replays by (word id, direction, reviews, retention): the preview fills it and the import,
     # which plans again, reuses it. Replaying is most of the work, and the import blocks the page.
-    replays: dict[tuple[str, int, float], list[Schedule]] = field(default_factory=dict)
+    replays: dict[tuple[str, int, float, Weights | None], list[Schedule]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass(frozen=True)

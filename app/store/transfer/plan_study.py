@@ -142,8 +142,7 @@ class _Planner:
                 self._copy(candidate, source, card_id)
                 copied[source.id] = card_id
             else:
-                retention = effective[candidate.folder_id].retention
-                self._replay(candidate, source, retention, card_id)
+                self._replay(candidate, source, effective[candidate.folder_id], card_id)
             done += candidate.length
             if done - reported >= CHUNK:
                 reported = done
@@ -207,13 +206,13 @@ class _Planner:
         self.plan.cards.append(_card(candidate, card_id, progress, stamps(card, self.now.at)))
 
     def _replay(
-        self, candidate: _Candidate, history: CardHistory, retention: float, card_id: int
+        self, candidate: _Candidate, history: CardHistory, options: StudyOptions, card_id: int
     ) -> None:
         reviews = history.reviews
         # Anki keeps no study day with a review: each falls on the learner's days here.
         moments = [replace(self.now, at=at) for _, at, _ in reviews]
         seed = card_seed(candidate.word_id, candidate.direction)
-        key = (seed, len(reviews), retention)
+        key = (seed, len(reviews), options.retention, options.parameters)
         steps = self.study.replays.get(key)
         if steps is None:
             # Only an Anki history needs the scheduler: py-fsrs is loaded on first use in the
@@ -221,7 +220,7 @@ class _Planner:
             from app.study.scheduler import replayed  # noqa: PLC0415
 
             grades = zip((rating for rating, _, _ in reviews), moments, strict=True)
-            steps = replayed(grades, retention, seed)
+            steps = replayed(grades, options, seed)
             self.study.replays[key] = steps
         before: Schedule | None = None
         for (rating, _, duration), moment, after in zip(reviews, moments, steps, strict=True):

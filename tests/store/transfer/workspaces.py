@@ -22,7 +22,7 @@ from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.plan import PlanSummary
 from app.store.transfer.steps import run_steps
 from app.study.model import MINUTE_MS, Direction, Rating
-from app.study.options import StudyOptions
+from app.study.options import DEFAULT_OPTIONS, StudyOptions
 from app.study.scheduler import graded
 from tests.store.helpers import dump, make_store
 
@@ -49,7 +49,7 @@ def grade(
         None,
         card,
         rating,
-        graded(card.progress, rating, moment, 0.9, card.seed),
+        graded(card.progress, rating, moment, DEFAULT_OPTIONS, card.seed),
         at=moment,
         duration_ms=seconds * 1000,
         mode="typing",
