@@ -8,8 +8,11 @@ from __future__ import annotations
 import math
 import random
 
+import fsrs_rs_python
+
 from app.study.days import Moment, ReviewLog
 from app.study.model import DAY_MS, Rating
+from app.study.training import TrainingSet
 
 START_DAY = 20_000  # 2024-10-04
 
@@ -34,3 +37,14 @@ def simulated_logs(cards: int, seed: int = 7) -> list[ReviewLog]:
 
 def _at(day: int, rnd: random.Random) -> Moment:
     return Moment.logged(day * DAY_MS + rnd.randrange(DAY_MS), day)
+
+
+def rs_items(training: TrainingSet) -> list[fsrs_rs_python.FSRSItem]:
+    """The same training items as fsrs-rs-python takes them."""
+    items, start = [], 0
+    for length in training.lengths:
+        end = start + length
+        pairs = zip(training.ratings[start:end], training.delta_ts[start:end], strict=True)
+        items.append(fsrs_rs_python.FSRSItem([fsrs_rs_python.FSRSReview(r, d) for r, d in pairs]))
+        start = end
+    return items

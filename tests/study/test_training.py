@@ -11,18 +11,7 @@ from app.study.model import DAY_MS, Rating
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
 from app.study.scheduler import predictions
 from app.study.training import MINIMUM_ITEMS, accuracy, training_set
-from tests.study.simulated import simulated_logs
-
-
-def _items(logs: list) -> list[fsrs_rs_python.FSRSItem]:
-    found = training_set(logs)
-    items, start = [], 0
-    for length in found.lengths:
-        end = start + length
-        reviews = zip(found.ratings[start:end], found.delta_ts[start:end], strict=True)
-        items.append(fsrs_rs_python.FSRSItem([fsrs_rs_python.FSRSReview(r, d) for r, d in reviews]))
-        start += length
-    return items
+from tests.study.simulated import rs_items, simulated_logs
 
 
 def test_a_log_gives_one_item_per_review_after_the_first_in_study_days() -> None:
@@ -43,10 +32,10 @@ def test_below_the_minimum_fsrs_rs_keeps_its_defaults() -> None:
     # Why the fit is offered from MINIMUM_ITEMS: fewer, and fsrs-rs changes nothing or little.
     logs = simulated_logs(400)
     few = [log for log in logs if len(log) > 1]
-    small = _items(few)[:200]
+    small = rs_items(training_set(few))[:200]
     fitted = fsrs_rs_python.FSRS(fsrs_rs_python.DEFAULT_PARAMETERS).compute_parameters(small)
     assert list(fitted) == pytest.approx(list(fsrs_rs_python.DEFAULT_PARAMETERS), abs=1e-6)
-    enough = _items(few)[:MINIMUM_ITEMS]
+    enough = rs_items(training_set(few))[:MINIMUM_ITEMS]
     fitted = fsrs_rs_python.FSRS(fsrs_rs_python.DEFAULT_PARAMETERS).compute_parameters(enough)
     changed = sum(
         abs(a - b) > 1e-6 for a, b in zip(fitted, fsrs_rs_python.DEFAULT_PARAMETERS, strict=True)
@@ -56,7 +45,7 @@ def test_below_the_minimum_fsrs_rs_keeps_its_defaults() -> None:
 
 def test_the_accuracy_of_the_default_and_fitted_parameters_is_what_fsrs_rs_measures() -> None:
     logs = simulated_logs(1500)
-    items = _items(logs)
+    items = rs_items(training_set(logs))
     rs = fsrs_rs_python.FSRS(fsrs_rs_python.DEFAULT_PARAMETERS)
     fitted = tuple(round(v, 6) for v in rs.compute_parameters(items))
     for options, model in [
