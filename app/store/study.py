@@ -49,6 +49,17 @@ class ReviewRow:
     was_new: bool
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedCard:
+    """A card, its schedule as stored and the review log it is the replay of."""
+
+    id: int
+    key: CardKey
+    folder_id: FolderId
+    progress: Progress
+    log: ReviewLog
+
+
 def _progress_values(progress: Progress) -> dict[str, Any]:
     values = asdict(progress)
     values["state"] = int(progress.state)
@@ -97,23 +108,57 @@ class Study:
     def history(self, key: CardKey) -> ReviewLog:
         """The card's review log in the order it was written, each grade at its moment and
         study day: what its schedule is the replay of (app/study/scheduler.py)."""
-        return next(iter(self._histories("c.word_id = ? AND c.direction = ?", list(key))), [])
+        logs = self._histories("c.word_id = ? AND c.direction = ?", list(key))
+        return next(iter(logs.values()), [])
 
     def histories(self, folder_id: FolderId | None) -> list[ReviewLog]:
         """The review log of every card of a folder and its subfolders (None: everywhere)."""
-        scope = q.Scope() if folder_id is None else q.Scope(folders=tuple(self.subtree(folder_id)))
-        return self._histories(*q.scope_where(scope, "c"))
+        return list(self._histories(*self._folder_where(folder_id)).values())
 
-    def _histories(self, where: str, params: list[Any]) -> list[ReviewLog]:
+    def logged_cards(self, folder_id: FolderId | None) -> list[LoggedCard]:
+        """Every card of a folder and its subfolders (None: everywhere) with its review log."""
+        where, params = self._folder_where(folder_id)
+        logs = self._histories(where, params)
+        rows = self._db.execute(
+            f"SELECT c.*, (SELECT r.study_day FROM review r WHERE r.card_id = c.id "
+            f"ORDER BY r.id DESC LIMIT 1) AS last_day FROM card c WHERE {where} ORDER BY c.id",
+            params,
+        )
+        return [
+            LoggedCard(
+                r["id"],
+                (r["word_id"], r["direction"]),
+                r["folder_id"],
+                q.progress_of(r),
+                logs.get(r["id"], []),
+            )
+            for r in rows
+        ]
+
+    def set_schedules(self, schedules: Sequence[tuple[int, Progress]]) -> None:
+        """Write cards' schedules (card id, schedule) as their logs give them now: outside
+        undo, like grades, since they follow from the log and the options."""
+        if not schedules:
+            return
+        now = self._clock()
+        with self._history.apart("Reschedule"):
+            for card_id, progress in schedules:
+                self._db.update("card", card_id, _progress_values(progress), now)
+
+    def _folder_where(self, folder_id: FolderId | None) -> tuple[str, list[str]]:
+        scope = q.Scope() if folder_id is None else q.Scope(folders=tuple(self.subtree(folder_id)))
+        return q.scope_where(scope, "c")
+
+    def _histories(self, where: str, params: list[Any]) -> dict[int, ReviewLog]:
         rows = self._db.execute(
             "SELECT r.card_id, r.rating, r.reviewed_at, r.study_day FROM review r "
             f"JOIN card c ON c.id = r.card_id WHERE {where} ORDER BY r.card_id, r.id",
             params,
         )
-        return [
-            [(Rating(r[1]), Moment.logged(r[2], r[3])) for r in group]
-            for _, group in groupby(rows, key=itemgetter(0))
-        ]
+        return {
+            card: [(Rating(r[1]), Moment.logged(r[2], r[3])) for r in group]
+            for card, group in groupby(rows, key=itemgetter(0))
+        }
 
     def distractors(self, card: StudyCard, count: int) -> list[str]:
         return q.distractors(self._db, card, count)

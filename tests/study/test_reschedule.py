@@ -1,0 +1,97 @@
+"""Rescheduling a folder's cards from their logs (app/studying/reschedule.py): the schedule
+studying with the folder's options now would have left, later grades included, and exactly
+the old one back when the options are taken back."""
+
+from __future__ import annotations
+
+from app.store import Store
+from app.store.db import Database
+from app.study.model import Rating, card_seed
+from app.study.options import StudyOptions
+from app.study.scheduler import replay
+from app.studying.reschedule import reschedule
+from app.studying.session import StudySession
+from tests.study.helpers import SPANISH, Clock, folder_with_words
+
+# Parameters fsrs-rs fitted to a simulated learner (tests/study/simulated.py, 1,500 cards).
+FITTED = (
+    *(0.0794, 1.3889, 3.5595, 12.1639, 6.6339, 0.7341, 2.7889, 0.1179, 1.6847, 0.1756),
+    *(0.6175, 1.5032, 0.0667, 0.4031, 1.6178, 0.702, 1.2999, 0.5425, 0.0912, 0.0658, 0.1032),
+)
+
+
+def _studied(clock: Clock) -> tuple[Store, int]:
+    store = Store(Database.open(), clock=clock)
+    folder = folder_with_words(store, "Spanish", SPANISH)
+    folder_with_words(store, "Verbs", [("comer", ["to eat"])], parent=folder)
+    scope = {"kind": "folder", "folder": folder.id}
+    for day in range(6):
+        session = StudySession.start(store, scope, "flashcard", clock, lambda: 60)
+        for n in range(8):
+            if session.turn is None:
+                break
+            session.reveal()
+            session.grade([Rating.GOOD, Rating.EASY, Rating.AGAIN, Rating.HARD][(n + day) % 4])
+        clock.advance(days=1 + day)
+    return store, folder.id
+
+
+def _schedules(store: Store) -> dict[int, object]:
+    return {card.id: card.progress for card in store.study.logged_cards(None)}
+
+
+def _replays(store: Store) -> None:
+    options = store.study.options_map()
+    for card in store.study.logged_cards(None):
+        expected = replay(card.log, options[card.folder_id], card_seed(*card.key))
+        assert expected == card.progress
+
+
+def test_fitted_parameters_reschedule_the_folder_and_taking_them_back_restores_it() -> None:
+    clock = Clock()
+    store, folder = _studied(clock)
+    before = _schedules(store)
+    store.study.set_options(folder, StudyOptions(parameters=FITTED))
+    assert reschedule(store, folder) == len(before)
+    _replays(store)
+    # Studying goes on with the new parameters, then they are taken back: the card graded
+    # since keeps that grade, replayed with the old parameters; every other card is as before.
+    scope = {"kind": "folder", "folder": folder}
+    session = StudySession.start(store, scope, "flashcard", clock, lambda: 60)
+    assert session.turn is not None
+    key = session.turn.card.key
+    session.reveal()
+    session.grade(Rating.GOOD)
+    graded = store.study.card(key).card_id
+    store.study.set_options(folder, None)
+    reschedule(store, folder)
+    _replays(store)
+    after = _schedules(store)
+    assert {k: v for k, v in after.items() if k != graded} == {
+        k: v for k, v in before.items() if k != graded
+    }
+    assert after[graded] != before.get(graded)
+
+
+def test_a_subfolder_with_its_own_options_keeps_its_schedules() -> None:
+    clock = Clock()
+    store, folder = _studied(clock)
+    verbs = next(r.folder for r in store.folder_tree() if r.folder.name == "Verbs")
+    store.study.set_options(verbs.id, StudyOptions())
+    before = {c.id: c.progress for c in store.study.logged_cards(verbs.id)}
+    store.study.set_options(folder, StudyOptions(parameters=FITTED))
+    reschedule(store, folder)
+    assert {c.id: c.progress for c in store.study.logged_cards(verbs.id)} == before
+    _replays(store)
+
+
+def test_taking_parameters_back_before_any_grade_restores_every_schedule_exactly() -> None:
+    clock = Clock()
+    store, folder = _studied(clock)
+    before = _schedules(store)
+    store.study.set_options(folder, StudyOptions(parameters=FITTED))
+    reschedule(store, folder)
+    assert _schedules(store) != before
+    store.undo()  # the options step
+    assert reschedule(store, folder) == len(before)
+    assert _schedules(store) == before
