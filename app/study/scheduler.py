@@ -77,8 +77,9 @@ def _bounded(weights: Weights) -> Weights:
 
 
 def _card(progress: Progress | None, at: Moment) -> Card:
+    # A card id is given: without one, py-fsrs makes one from the clock and sleeps 1 ms.
     if progress is None or progress.state == CardState.NEW:
-        return Card()
+        return Card(card_id=0)
     last_review = None
     if progress.last_review is not None:
         # py-fsrs counts whole 24-hour periods since the last review; a last review that many
@@ -88,6 +89,7 @@ def _card(progress: Progress | None, at: Moment) -> Card:
             last_day = at.day_of(progress.last_review)
         last_review = _utc(at.at) - timedelta(days=max(at.day - last_day, 0))
     return Card(
+        card_id=0,
         state=State(int(progress.state)),
         step=progress.step,
         stability=progress.stability,
