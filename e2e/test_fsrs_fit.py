@@ -5,13 +5,18 @@ the same Rust code built for CPython."""
 
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 
 import fsrs_rs_python
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from app.study.training import training_set
+from e2e.conftest import screenshot
+from e2e.lexical_ui import dialog, toast, tree_link, wait_saved
+from tests.anki_decks import card_ids, make_apkg, with_revlog
 from tests.study.simulated import rs_items, simulated_logs
 
 FIT = """async ({ratings, deltaTs, lengths, cancel}) => {
@@ -59,3 +64,58 @@ def test_a_fit_can_be_cancelled(app: Page) -> None:
         "cancel": True,
     }
     assert app.evaluate(FIT, args) == {"error": "AbortError: The fit was cancelled."}
+
+
+def _studied_deck(folder: Path) -> Path:
+    """An Anki deck of 120 words, each studied 3 to 10 times by the simulated learner: 600
+    reviews and more besides each word's first, enough to fit."""
+    logs = simulated_logs(120)
+    notes = [([f"word{n}", f"meaning {n}"], []) for n in range(len(logs))]
+    package = make_apkg({"Simulated": notes})
+    ids = card_ids(package)
+    rows = [
+        (at.at + n, ids[(f"word{n}", 0)], int(grade), 5_000, 0 if i == 0 else 1)
+        for n, log in enumerate(logs)
+        for i, (grade, at) in enumerate(log)
+    ]
+    path = folder / "studied.apkg"
+    path.write_bytes(with_revlog(package, rows))
+    return path
+
+
+def test_fit_my_reviews_then_use_the_parameters_and_take_them_back(
+    app: Page, tmp_path: Path
+) -> None:
+    app.get_by_role("banner").get_by_role("button", name="Import / Export").click()
+    box = dialog(app)
+    box.get_by_label("Choose a file to import").set_input_files(str(_studied_deck(tmp_path)))
+    box.get_by_role("form", name="Import preview").get_by_role("button", name="Import").click()
+    expect(box).to_be_hidden()
+    tree_link(app, "Simulated").click()
+    app.get_by_role("button", name="Study options…").click()
+    box = dialog(app)
+    fit = box.get_by_role("region", name="Your memory, measured")
+    expect(fit).to_contain_text("Scheduling with FSRS-6's default parameters")
+    fit.get_by_role("button", name="Fit to my reviews").click()
+    result = fit.get_by_role("table", name="Parameters in use and fitted (lower is better)")
+    expect(result).to_be_visible(timeout=60_000)
+    expect(fit).to_contain_text("predict what you remembered")
+    fit.get_by_role("button", name="Use these parameters").scroll_into_view_if_needed()
+    screenshot(app, "study-fit-result")
+    fit.get_by_role("button", name="Use these parameters").click()
+    expect(box).to_be_hidden()
+    expect(toast(app)).to_contain_text(
+        re.compile(r"Now scheduling with your own parameters, [0-9,]+ cards rescheduled\.")
+    )
+    wait_saved(app)
+    app.get_by_role("button", name="Study options…").click()
+    fit = dialog(app).get_by_role("region", name="Your memory, measured")
+    expect(fit).to_contain_text("Scheduling with parameters fitted to your own reviews.")
+    dialog(app).get_by_role("button", name="Cancel").click()
+    # Undo takes them back: the cards are rescheduled with the defaults again.
+    app.get_by_role("banner").get_by_role("button", name=re.compile("^Undo")).click()
+    expect(toast(app)).to_contain_text("Undid: Study options")
+    app.get_by_role("button", name="Study options…").click()
+    expect(dialog(app).get_by_role("region", name="Your memory, measured")).to_contain_text(
+        "Scheduling with FSRS-6's default parameters"
+    )

@@ -33,6 +33,7 @@ from app.browser.dom import (
 )
 from app.browser.drag_drop import DragDrop
 from app.browser.drawers import DrawerGlue
+from app.browser.fitting import FitGlue
 from app.browser.forms import Forms, caret, hide_errors, restore_caret
 from app.browser.keys import Shortcuts
 from app.browser.last_screen import LastScreen, Screen
@@ -93,6 +94,7 @@ class Page:
         self.shortcuts = Shortcuts(self)
         self.drawers = DrawerGlue()
         self.transfer = TransferGlue(self)
+        self.fitting = FitGlue(self)
         self.banner = Banner(by_id("banner"), self.commands)
         self.toolbar = Toolbar(controller, self.banner)
         self.forms = Forms(self)
@@ -184,7 +186,13 @@ class Page:
         if action in self.commands:
             self.commands[action](item_id, data)
             return
-        needs_scheduler = action.startswith("study") and action != "study-options"
+        # Studying, and anything that changes study options, which reschedules cards from
+        # their logs (decision 036): undoing or redoing a step may, once something is studied.
+        needs_scheduler = (
+            (action.startswith("study") and action != "study-options")
+            or action == "save-study-options"
+            or (action in ("undo", "redo") and self.controller.store.study.studied())
+        )
         if needs_scheduler and self._waits(
             lambda: self.run(action, item_id, data), self.study_runtime
         ):

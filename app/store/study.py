@@ -135,6 +135,21 @@ class Study:
             for r in rows
         ]
 
+    def studied(self) -> bool:
+        """Whether any card has been studied (has a schedule) in this collection."""
+        return bool(self._db.scalar("SELECT EXISTS (SELECT 1 FROM card)"))
+
+    def training_items(self, folder_id: FolderId | None) -> int:
+        """How many training items a fit of the folder's parameters would have: one per
+        review after each card's first (app/study/training.py)."""
+        where, params = self._folder_where(folder_id)
+        found = self._db.first(
+            f"SELECT count(*) AS reviews, count(DISTINCT r.card_id) AS cards FROM review r "
+            f"JOIN card c ON c.id = r.card_id WHERE {where}",
+            params,
+        )
+        return 0 if found is None else int(found["reviews"]) - int(found["cards"])
+
     def set_schedules(self, schedules: Sequence[tuple[int, Progress]]) -> None:
         """Write cards' schedules (card id, schedule) as their logs give them now: outside
         undo, like grades, since they follow from the log and the options."""

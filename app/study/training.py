@@ -2,10 +2,11 @@
 review log as fsrs-rs takes it (Anki's "Optimize"), and the log loss and RMSE of its
 predictions.
 
-A card's log of n reviews gives n - 1 training items, each its reviews up to one after the
-first, with the days between them counted in study days (decision 036), as Anki gives its
-log to fsrs-rs. The fit itself runs in the page (fsrs-rs compiled to WebAssembly, in a
-worker); this module stays pure.
+A card's log of n reviews gives up to n - 1 training items, each its reviews up to one after
+the first, with the days between them counted in study days (decision 036), as Anki gives its
+log to fsrs-rs. An item whose reviews all fell on the first one's study day is left out:
+fsrs-rs refuses it (it panics: "at least one review with delta_t > 0 is required"). The fit
+itself runs in the page (fsrs-rs compiled to WebAssembly, in a worker); this module stays pure.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def training_set(logs: Iterable[ReviewLog]) -> TrainingSet:
         days = [at.day for _, at in log]
         deltas = [0, *(max(later - earlier, 0) for earlier, later in pairwise(days))]
         for end in range(2, len(log) + 1):
+            if not any(deltas[1:end]):
+                continue
             found.ratings.extend(ratings[:end])
             found.delta_ts.extend(deltas[:end])
             found.lengths.append(end)

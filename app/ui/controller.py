@@ -484,6 +484,12 @@ class Controller:
         done = self.store.undo() if undo else self.store.redo()
         if done is None:
             return Update(toast="Nothing to undo." if undo else "Nothing to redo.")
+        options = any(change.table == "study_options" for change in done.changes)
+        if options and self.store.study.studied():
+            # Cards follow their folder's options: their schedules are replayed (decision 036).
+            from app.studying.reschedule import reschedule  # noqa: PLC0415 (the scheduler)
+
+            reschedule(self.store, None)
         self.state.editing_word = self.state.editing_note = None
         self.state.adding_note = False
         update = self.refresh()

@@ -82,6 +82,7 @@ class StudyActions:
             "study-options": self._options,
             "save-study-options": self._save_options,
             "study-options-inherit": self._inherit_options,
+            "study-use-parameters": self._use_parameters,
         }
 
     # --- the screen ---------------------------------------------------------------------------
@@ -257,7 +258,12 @@ class StudyActions:
         options, own = store.study.options_for(fid)
         name = store.folder(fid).name if fid is not None else None
         dialog = study_dialogs.options_dialog(
-            fid, name, options, own=own, day_start_hour=store.study.day_start_hour()
+            fid,
+            name,
+            options,
+            own=own,
+            day_start_hour=store.study.day_start_hour(),
+            fit_items=store.study.training_items(fid),
         )
         return Update(dialog=dialog, focus="#study-retention")
 
@@ -265,7 +271,34 @@ class StudyActions:
         if folder_id is None:
             raise InvalidInput("The whole collection has no parent to take options from.")
         self._store().study.set_options(FolderId(folder_id), None)
-        return changed(close_dialog=True, toast="This folder now uses its parent's study options.")
+        moved = self._rescheduled(FolderId(folder_id))
+        return changed(
+            close_dialog=True, toast=f"This folder now uses its parent's study options{moved}."
+        )
+
+    def _use_parameters(self, folder_id: int | None, data: Data) -> Update:
+        """Put fitted parameters to use (or, with none given, FSRS's defaults)."""
+        from app.studying.fitting import use_parameters  # noqa: PLC0415 (needs the scheduler)
+
+        text = data.get("parameters", "").strip()
+        try:
+            weights = tuple(float(v) for v in text.split(",")) if text else None
+        except ValueError as exc:
+            raise InvalidInput("These parameters are not numbers; fit them again.") from exc
+        fid = FolderId(folder_id) if folder_id is not None else None
+        try:
+            moved = use_parameters(self._store(), fid, weights)
+        except ValueError as exc:  # pydantic's ValidationError is one
+            raise InvalidInput("These parameters are out of range; fit them again.") from exc
+        which = "your own parameters" if weights else "FSRS's default parameters"
+        return changed(close_dialog=True, toast=f"Now scheduling with {which}{_cards(moved)}.")
+
+    def _rescheduled(self, folder_id: FolderId | None) -> str:
+        """Reschedule the folder's cards from their logs with its options now (decision 036);
+        ", 12 cards rescheduled" for the toast, or nothing."""
+        from app.studying.reschedule import reschedule  # noqa: PLC0415 (needs the scheduler)
+
+        return _cards(reschedule(self._store(), folder_id))
 
     def _save_options(self, folder_id: int | None, data: Data) -> Update:
         # Validated with pydantic, which loads after the first screen (decision 025).
@@ -295,4 +328,10 @@ class StudyActions:
         store.study.set_options(fid, options)
         if fid is None and data.get("day_start_hour", "").isdigit():
             store.study.set_day_start_hour(int(data["day_start_hour"]))
-        return changed(close_dialog=True, toast="Saved the study options.")
+        return changed(close_dialog=True, toast=f"Saved the study options{self._rescheduled(fid)}.")
+
+
+def _cards(count: int) -> str:
+    if not count:
+        return ""
+    return ", 1 card rescheduled" if count == 1 else f", {count:,} cards rescheduled"

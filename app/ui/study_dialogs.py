@@ -4,12 +4,18 @@ and the notice shown before the first hands-free session."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import ValidationError
 
 from app.domain import FolderId
 from app.study.options import StudyOptions
+from app.study.training import MINIMUM_ITEMS
 from app.text.nodes import El, Node, h
 from app.ui.widgets import action, form_error
+
+if TYPE_CHECKING:
+    from app.studying.fitting import Comparison
 
 # Each number field's name and range, as the form shows them (the model enforces the same).
 RANGES = {
@@ -77,6 +83,7 @@ def options_dialog(
     *,
     own: bool,
     day_start_hour: int,
+    fit_items: int = 0,
 ) -> El:
     title = f"Study options: {folder_name}" if folder_name else "Study options for everything"
     grid: list[Node] = [
@@ -172,6 +179,109 @@ def options_dialog(
                 {"class": "form-actions"},
                 action("Cancel", "close-dialog"),
                 h("button", {"type": "submit", "class": "primary"}, "Save options"),
+            ),
+        ),
+        _fit_section(folder_id, options, fit_items),
+    )
+
+
+def _fit_section(folder_id: FolderId | None, options: StudyOptions, items: int) -> El:
+    """FSRS's parameters fitted to the learner's own reviews (decision 037)."""
+    fitted = options.parameters is not None
+    status = (
+        "Scheduling with parameters fitted to your own reviews."
+        if fitted
+        else "Scheduling with FSRS-6's default parameters, fitted to many learners."
+    )
+    enough = items >= MINIMUM_ITEMS
+    if enough:
+        hint = (
+            f"Fit them to the {items:,} reviews here (each word's first one aside, in this folder "
+            "and its subfolders): you see how well each set predicts what you remembered "
+            "before choosing."
+        )
+    else:
+        hint = (
+            f"A fit needs {MINIMUM_ITEMS:,} reviews here besides each word's first; there are "
+            f"{items:,} so far. With fewer, FSRS's optimiser keeps the default parameters."
+        )
+    fit = h(
+        "button",
+        {
+            "type": "button",
+            "data-action": "study-fit",
+            "data-id": folder_id,
+            "disabled": not enough,
+        },
+        "Fit to my reviews",
+    )
+    buttons: list[Node] = [fit]
+    if fitted:
+        buttons.append(action("Back to the default parameters", "study-use-parameters", folder_id))
+    return h(
+        "section",
+        {"class": "study-fit", "aria-labelledby": "study-fit-title"},
+        h("h3", {"id": "study-fit-title"}, "Your memory, measured"),
+        h("p", None, status),
+        h("p", {"class": "hint"}, hint),
+        h("div", {"class": "form-actions"}, buttons),
+        h("div", {"id": "study-fit", "role": "status", "aria-live": "polite"}),
+    )
+
+
+def fit_progress_view(text: str) -> El:
+    """While the optimiser runs: what it does, and Cancel."""
+    return h("p", None, text, " ", action("Cancel", "study-fit-cancel"))
+
+
+def fit_result_view(folder_id: FolderId | None, comparison: Comparison) -> El:
+    """The fit's parameters against those in use, on the same reviews, and the choice."""
+    before, after = comparison.before, comparison.after
+    better = after.log_loss < before.log_loss
+    verdict = (
+        "The fitted parameters predict what you remembered better than those in use."
+        if better
+        else "The fitted parameters predict what you remembered no better than those in use."
+    )
+    return h(
+        "form",
+        {"data-action": "study-use-parameters", "data-id": folder_id, "class": "fit-result"},
+        h("p", None, f"How well each set predicted your recall over {after.reviews:,} reviews:"),
+        h(
+            "table",
+            {"aria-label": "Parameters in use and fitted (lower is better)"},
+            h("tr", None, h("th", None, ""), h("th", None, "In use"), h("th", None, "Fitted")),
+            h(
+                "tr",
+                None,
+                h("th", None, "Log loss"),
+                h("td", None, f"{before.log_loss:.4f}"),
+                h("td", None, f"{after.log_loss:.4f}"),
+            ),
+            h(
+                "tr",
+                None,
+                h("th", None, "RMSE"),
+                h("td", None, f"{before.rmse:.2%}"),
+                h("td", None, f"{after.rmse:.2%}"),
+            ),
+        ),
+        h("p", None, verdict),
+        h(
+            "input",
+            {
+                "type": "hidden",
+                "name": "parameters",
+                "value": ",".join(repr(w) for w in comparison.weights),
+            },
+        ),
+        h(
+            "div",
+            {"class": "form-actions"},
+            h(
+                "button",
+                {"type": "submit", "class": "primary" if better else None},
+                "Use these parameters",
             ),
         ),
     )

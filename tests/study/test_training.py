@@ -28,6 +28,14 @@ def test_a_log_gives_one_item_per_review_after_the_first_in_study_days() -> None
     assert found.delta_ts == [0, 1, 0, 1, 0, 0, 1, 0, 4]
 
 
+def test_an_item_of_one_study_day_is_left_out_as_fsrs_rs_refuses_it() -> None:
+    at = lambda day, hour: Moment.logged(day * DAY_MS + hour * 3_600_000, day)  # noqa: E731
+    log = [(Rating.GOOD, at(10, 5)), (Rating.GOOD, at(10, 9)), (Rating.GOOD, at(12, 9))]
+    found = training_set([log])
+    assert found.lengths == [3]
+    fsrs_rs_python.FSRS(fsrs_rs_python.DEFAULT_PARAMETERS).compute_parameters(rs_items(found))
+
+
 def test_below_the_minimum_fsrs_rs_keeps_its_defaults() -> None:
     # Why the fit is offered from MINIMUM_ITEMS: fewer, and fsrs-rs changes nothing or little.
     logs = simulated_logs(400)

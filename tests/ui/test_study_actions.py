@@ -204,3 +204,39 @@ def test_hostile_text_in_a_card_stays_text() -> None:
     main = ui.render_main()
     assert not find_all(main, lambda el: el.tag == "img")
     assert hostile + " meaning" in text_content(main)
+
+
+def test_fitted_parameters_are_used_kept_on_save_and_undone_with_their_schedules() -> None:
+    from tests.study.test_reschedule import FITTED  # noqa: PLC0415
+
+    ui, folder, clock = setup()
+    go(ui, ui.dispatch("study", str(folder)).navigate)
+    for _ in range(4):
+        ui.dispatch("study-reveal")
+        ui.dispatch("study-grade", None, {"value": "3"})
+    clock.advance(days=3)
+    dialog = ui.dispatch("study-options", str(folder)).dialog
+    assert dialog is not None
+    assert "A fit needs 400 reviews here besides each word's first" in text_content(dialog)
+    assert "disabled" in by_action(dialog, "study-fit")[0].attrs
+    before = {c.id: c.progress for c in ui.store.study.logged_cards(None)}
+    text = ",".join(str(w) for w in FITTED)
+    done = ui.dispatch("study-use-parameters", str(folder), {"parameters": text})
+    assert done.toast == "Now scheduling with your own parameters, 4 cards rescheduled."
+    assert ui.store.study.options_for(folder)[0].parameters == FITTED
+    assert "fitted to your own reviews" in text_content(
+        ui.dispatch("study-options", str(folder)).dialog
+    )
+    # Saving the form keeps them; out-of-range or garbled ones are refused.
+    form = {"retention": "0.9", "new_per_day": "20", "reviews_per_day": "9999"}
+    ui.dispatch("save-study-options", str(folder), form)
+    assert ui.store.study.options_for(folder)[0].parameters == FITTED
+    wrong = ",".join(["500"] * 21)
+    assert ui.dispatch("study-use-parameters", str(folder), {"parameters": wrong}).error
+    assert ui.dispatch("study-use-parameters", str(folder), {"parameters": "a,b"}).error
+    # Undo twice (the save, then the parameters): the schedules are as before, exactly.
+    go(ui, "#/")  # on the study screen, Ctrl+Z takes back a grade
+    ui.dispatch("undo")
+    ui.dispatch("undo")
+    assert ui.store.study.options_for(folder)[0].parameters is None
+    assert {c.id: c.progress for c in ui.store.study.logged_cards(None)} == before
