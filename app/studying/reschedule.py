@@ -5,13 +5,56 @@ would have left, later grades included."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from app.domain import FolderId
 from app.store import Store
+from app.store.changes import Change
+from app.store.study_queries import COLLECTION
 from app.study.model import card_seed
-from app.study.options import DEFAULT_OPTIONS
+from app.study.options import DEFAULT_OPTIONS, StudyOptions
 from app.study.scheduler import replay
+
+
+def schedules_differ(before: StudyOptions, after: StudyOptions) -> bool:
+    """Whether cards studied with `before` would be scheduled otherwise with `after`: only the
+    retention and the parameters enter a schedule (the rest says what is asked, and how)."""
+    return _scheduling(before.model_dump()) != _scheduling(after.model_dump())
+
+
+def rescheduled_by(store: Store, changes: Iterable[Change]) -> int:
+    """After an undo or redo: reschedule the folders whose options `changes` changed in a way
+    that moves schedules (row 0, the collection's: every card)."""
+    moved = 0
+    for change in changes:
+        if change.table != "study_options":
+            continue
+        old, new = (_stored(row) for row in (change.old, change.new))
+        if _scheduling(old) != _scheduling(new):
+            row_id = (change.new or change.old or {}).get("id")
+            folder = FolderId(row_id) if isinstance(row_id, int) and row_id != COLLECTION else None
+            moved += reschedule(store, folder)
+    return moved
+
+
+def _stored(row: Mapping[str, object] | None) -> dict[str, object]:
+    """A study_options row's options as stored (JSON); none, or unreadable, as nothing set. A
+    folder without a row takes its parent's, which this cannot tell apart, so it errs towards
+    rescheduling."""
+    text = None if row is None else row.get("options")
+    try:
+        found = json.loads(text) if isinstance(text, str) else {}
+    except ValueError:
+        found = {}
+    return found if isinstance(found, dict) else {}
+
+
+def _scheduling(options: Mapping[str, object]) -> tuple[object, object]:
+    parameters = options.get("parameters")
+    kept = tuple(parameters) if isinstance(parameters, list | tuple) else None
+    return options.get("retention", DEFAULT_OPTIONS.retention), kept
 
 
 def reschedule(store: Store, folder_id: FolderId | None) -> int:

@@ -487,9 +487,9 @@ class Controller:
         options = any(change.table == "study_options" for change in done.changes)
         if options and self.store.study.studied():
             # Cards follow their folder's options: their schedules are replayed (decision 036).
-            from app.studying.reschedule import reschedule  # noqa: PLC0415 (the scheduler)
+            from app.studying.reschedule import rescheduled_by  # noqa: PLC0415 (the scheduler)
 
-            reschedule(self.store, None)
+            rescheduled_by(self.store, done.changes)
         self.state.editing_word = self.state.editing_note = None
         self.state.adding_note = False
         update = self.refresh()

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from app.drill.commands import Command
     from app.drill.machine import Drill
     from app.drill.where import Listening
+    from app.study.options import StudyOptions
     from app.studying.session import StudySession
 
 Data = Mapping[str, str]
@@ -270,8 +271,10 @@ class StudyActions:
     def _inherit_options(self, folder_id: int | None, _data: Data) -> Update:
         if folder_id is None:
             raise InvalidInput("The whole collection has no parent to take options from.")
-        self._store().study.set_options(FolderId(folder_id), None)
-        moved = self._rescheduled(FolderId(folder_id))
+        fid = FolderId(folder_id)
+        before = self._store().study.options_for(fid)[0]
+        self._store().study.set_options(fid, None)
+        moved = self._rescheduled(fid, before)
         return changed(
             close_dialog=True, toast=f"This folder now uses its parent's study options{moved}."
         )
@@ -293,12 +296,15 @@ class StudyActions:
         which = "your own parameters" if weights else "FSRS's default parameters"
         return changed(close_dialog=True, toast=f"Now scheduling with {which}{_cards(moved)}.")
 
-    def _rescheduled(self, folder_id: FolderId | None) -> str:
-        """Reschedule the folder's cards from their logs with its options now (decision 036);
-        ", 12 cards rescheduled" for the toast, or nothing."""
-        from app.studying.reschedule import reschedule  # noqa: PLC0415 (needs the scheduler)
+    def _rescheduled(self, folder_id: FolderId | None, before: StudyOptions) -> str:
+        """Reschedule the folder's cards from their logs if its options now schedule otherwise
+        than `before` (decision 036); ", 12 cards rescheduled" for the toast, or nothing."""
+        from app.studying.reschedule import reschedule, schedules_differ  # noqa: PLC0415
 
-        return _cards(reschedule(self._store(), folder_id))
+        store = self._store()
+        if not schedules_differ(before, store.study.options_for(folder_id)[0]):
+            return ""
+        return _cards(reschedule(store, folder_id))
 
     def _save_options(self, folder_id: int | None, data: Data) -> Update:
         # Validated with pydantic, which loads after the first screen (decision 025).
@@ -328,7 +334,8 @@ class StudyActions:
         store.study.set_options(fid, options)
         if fid is None and data.get("day_start_hour", "").isdigit():
             store.study.set_day_start_hour(int(data["day_start_hour"]))
-        return changed(close_dialog=True, toast=f"Saved the study options{self._rescheduled(fid)}.")
+        moved = self._rescheduled(fid, current)
+        return changed(close_dialog=True, toast=f"Saved the study options{moved}.")
 
 
 def _cards(count: int) -> str:

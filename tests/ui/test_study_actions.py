@@ -213,7 +213,7 @@ def test_fitted_parameters_are_used_kept_on_save_and_undone_with_their_schedules
     go(ui, ui.dispatch("study", str(folder)).navigate)
     for _ in range(4):
         ui.dispatch("study-reveal")
-        ui.dispatch("study-grade", None, {"value": "3"})
+        ui.dispatch("study-grade", "3")
     clock.advance(days=3)
     dialog = ui.dispatch("study-options", str(folder)).dialog
     assert dialog is not None
@@ -240,3 +240,20 @@ def test_fitted_parameters_are_used_kept_on_save_and_undone_with_their_schedules
     ui.dispatch("undo")
     assert ui.store.study.options_for(folder)[0].parameters is None
     assert {c.id: c.progress for c in ui.store.study.logged_cards(None)} == before
+
+
+def test_options_that_do_not_enter_a_schedule_reschedule_nothing() -> None:
+    ui, folder, _ = setup()
+    go(ui, ui.dispatch("study", str(folder)).navigate)
+    ui.dispatch("study-reveal")
+    ui.dispatch("study-grade", "4")  # Easy: a review card, due in days
+    go(ui, "#/")
+    form = {"retention": "0.9", "new_per_day": "5", "reviews_per_day": "9999"}
+    assert ui.dispatch("save-study-options", str(folder), form).toast == "Saved the study options."
+    retention = {**form, "retention": "0.8"}
+    done = ui.dispatch("save-study-options", str(folder), retention)
+    assert done.toast == "Saved the study options, 1 card rescheduled."
+    assert ui.dispatch("undo").toast == "Undid: Study options"
+    due = ui.store.study.logged_cards(None)[0].progress.due
+    ui.dispatch("undo")  # the first save: nothing that schedules changed
+    assert ui.store.study.logged_cards(None)[0].progress.due == due
