@@ -4,12 +4,14 @@ everything (destructive: the user confirms, and one Undo takes it back)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from importlib.util import find_spec
+from typing import Any, Literal
 
 from pydantic import Field
 
-from app.domain import Folder, Word
+from app.domain import Folder, FolderId, Word
 from app.store.study_queries import Scope
+from app.study.training import MINIMUM_ITEMS, accuracy
 from app.text.counting import counted
 from app.tools import resolve
 from app.tools.registry import Outcome, Params, Plan, Tool
@@ -78,6 +80,9 @@ class StudyStats(Params):
 
 
 RECENT_SESSIONS = 3
+# Predicting every review takes about 25 us each under CPython and several times that in the
+# page, inside the turn; a larger history is measured by the Study options' fit instead.
+MEASURED_IN_A_TOOL = 20_000
 
 
 def study_stats(ws: Workspace, p: StudyStats) -> Outcome:
@@ -123,6 +128,7 @@ def study_stats(ws: Workspace, p: StudyStats) -> Outcome:
             }
             for r in stats.retention
         ],
+        "memory_model": _memory_model(ws, found.id if found else None),
     }
     return Outcome(
         step=f"Read the study statistics of {where}",
@@ -131,11 +137,39 @@ def study_stats(ws: Workspace, p: StudyStats) -> Outcome:
     )
 
 
+def _memory_model(ws: Workspace, folder_id: FolderId | None) -> dict[str, Any]:
+    """Which FSRS parameters schedule the scope's cards, and how well they predicted the
+    learner's recall (decision 037), measured when the scheduler is loaded (the page loads it
+    with studying; a tool cannot wait for it) and the history is not too long to measure."""
+    options = ws.store.study.options_for(folder_id)[0]
+    fitted = options.parameters is not None
+    items = ws.store.study.training_items(folder_id)
+    model: dict[str, Any] = {
+        "parameters": "fitted to the learner's reviews" if fitted else "FSRS-6 defaults",
+        "values": list(options.parameters) if options.parameters is not None else None,
+        "reviews_to_fit_from": items,
+        "fit_offered_from": MINIMUM_ITEMS,
+        "how_to_fit": "Study options… of the folder, then Fit to my reviews",
+    }
+    if find_spec("fsrs") is not None and items <= MEASURED_IN_A_TOOL:
+        from app.study.scheduler import predictions  # noqa: PLC0415 (loaded with studying)
+
+        logs = ws.store.study.histories(folder_id)
+        found = accuracy(p for log in logs for p in predictions(log, options))
+        model["accuracy"] = {
+            "log_loss": round(found.log_loss, 4),
+            "rmse": round(found.rmse, 4),
+            "reviews": found.reviews,
+        }
+    return model
+
+
 STUDY_TOOLS = (
     Tool(
         "STUDY_STATS",
         "How studying goes: most forgotten words, words missed in recent sessions, retention "
-        "per folder, what is due today, cards by state, the streak.",
+        "per folder, what is due today, cards by state, the streak, and the memory model: "
+        "which FSRS parameters are in use and how well they predict the learner's recall.",
         StudyStats,
         "read",
         study_stats,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from app.study.model import Rating
+from app.study.options import StudyOptions
 from app.studying.session import StudySession
 from app.tools import TOOLS
 from app.tools.workspace import Workspace
+from tests.study.test_reschedule import FITTED
 from tests.tools.helpers import call, folder, plan, words, workspace
 
 
@@ -76,3 +78,11 @@ def test_the_scholar_reads_which_words_are_missed() -> None:
     everything = call(ws, "STUDY_STATS")
     assert everything.data["scope"] == "everything"
     assert everything.data["due_today"] >= 1
+    model = everything.data["memory_model"]
+    assert model["parameters"] == "FSRS-6 defaults"
+    assert (model["reviews_to_fit_from"], model["fit_offered_from"]) == (0, 400)
+    assert model["accuracy"] == {"log_loss": 0.0, "rmse": 0.0, "reviews": 0}  # nothing to measure
+    ws.store.study.set_options(medicine, StudyOptions(parameters=FITTED))
+    model = call(ws, "STUDY_STATS", folder="Medicine").data["memory_model"]
+    assert model["parameters"] == "fitted to the learner's reviews"
+    assert model["values"] == list(FITTED)
