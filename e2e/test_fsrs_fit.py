@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from app.study.training import training_set
 from e2e.conftest import screenshot
 from e2e.lexical_ui import dialog, toast, tree_link, wait_saved
-from tests.anki_decks import card_ids, make_apkg, with_revlog
+from tests.anki_decks import studied_deck
 from tests.study.simulated import rs_items, simulated_logs
 
 FIT = """async ({ratings, deltaTs, lengths, cancel}) => {
@@ -66,29 +66,12 @@ def test_a_fit_can_be_cancelled(app: Page) -> None:
     assert app.evaluate(FIT, args) == {"error": "AbortError: The fit was cancelled."}
 
 
-def _studied_deck(folder: Path) -> Path:
-    """An Anki deck of 120 words, each studied 3 to 10 times by the simulated learner: 600
-    reviews and more besides each word's first, enough to fit."""
-    logs = simulated_logs(120)
-    notes = [([f"word{n}", f"meaning {n}"], []) for n in range(len(logs))]
-    package = make_apkg({"Simulated": notes})
-    ids = card_ids(package)
-    rows = [
-        (at.at + n, ids[(f"word{n}", 0)], int(grade), 5_000, 0 if i == 0 else 1)
-        for n, log in enumerate(logs)
-        for i, (grade, at) in enumerate(log)
-    ]
-    path = folder / "studied.apkg"
-    path.write_bytes(with_revlog(package, rows))
-    return path
-
-
 def test_fit_my_reviews_then_use_the_parameters_and_take_them_back(
     app: Page, tmp_path: Path
 ) -> None:
     app.get_by_role("banner").get_by_role("button", name="Import / Export").click()
     box = dialog(app)
-    box.get_by_label("Choose a file to import").set_input_files(str(_studied_deck(tmp_path)))
+    box.get_by_label("Choose a file to import").set_input_files(str(studied_deck(tmp_path)))
     box.get_by_role("form", name="Import preview").get_by_role("button", name="Import").click()
     expect(box).to_be_hidden()
     tree_link(app, "Simulated").click()

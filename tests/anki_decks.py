@@ -15,6 +15,8 @@ from typing import Any
 
 import genanki
 
+from tests.study.simulated import simulated_logs
+
 MODEL = genanki.Model(
     1607392319,
     "Vocabulary",
@@ -159,3 +161,21 @@ def with_revlog(
         )
 
     return edit_collection(package, edit)
+
+
+def studied_deck(folder: Path, words: int = 120) -> Path:
+    """An Anki deck of `words` words ("Simulated"), each studied 3 to 10 times by the
+    simulated learner (tests/study/simulated.py): for 120, 600 reviews and more besides each
+    word's first, enough to fit."""
+    logs = simulated_logs(words)
+    notes = [([f"word{n}", f"meaning {n}"], []) for n in range(len(logs))]
+    package = make_apkg({"Simulated": notes})
+    ids = card_ids(package)
+    rows = [
+        (at.at + n, ids[(f"word{n}", 0)], int(grade), 5_000, 0 if i == 0 else 1)
+        for n, log in enumerate(logs)
+        for i, (grade, at) in enumerate(log)
+    ]
+    path = folder / "studied.apkg"
+    path.write_bytes(with_revlog(package, rows))
+    return path

@@ -46,6 +46,7 @@ from app.browser.toast import Toast
 from app.browser.toolbar import Toolbar
 from app.browser.transfer import TransferGlue, save_download
 from app.browser.typed_ahead import TypedAhead
+from app.store.queries import changes_placement
 from app.tasks import start_now
 from app.ui.controller import OPENS_WITHOUT_PACKAGES, Controller
 from app.ui.diff import Fresh, the_form
@@ -58,12 +59,15 @@ if TYPE_CHECKING:
     from app.browser.hearing import Hearing
     from app.browser.pronounce import SpeechGlue
     from app.browser.study_voice import StudyVoice
+    from app.store.changes import Changeset
 
 COUNTS_DELAY_SECONDS = 0.25  # after a grade, the sidebar's counts wait until the card is painted
 # An edit's redraw waits for its log entry to be written (2-5 ms, p95 about 10), but never
 # longer than this: a few frames, well under what a person notices, and short enough that a
 # key pressed right after Enter is rarely typed into the form about to be drawn afresh.
 REDRAW_WAIT_SECONDS = 0.05
+# Actions that can reschedule cards from their logs once something is studied (decision 036).
+RESCHEDULING = frozenset({"undo", "redo", "do-move-words", "do-move-folder"})
 REVEAL_FRAMES = 12  # enough to settle a row among rows of any height; bounded all the same
 
 
@@ -188,10 +192,11 @@ class Page:
             return
         # Studying, and anything that changes study options, which reschedules cards from
         # their logs (decision 036): undoing or redoing a step may, once something is studied.
+        # Moving words or folders may too (follow_moves): then the page redraws what it did.
         needs_scheduler = (
             (action.startswith("study") and action != "study-options")
             or action == "save-study-options"
-            or (action in ("undo", "redo") and self.controller.store.study.studied())
+            or (action in RESCHEDULING and self.controller.store.study.studied())
         )
         if needs_scheduler and self._waits(
             lambda: self.run(action, item_id, data), self.study_runtime
@@ -413,8 +418,32 @@ class Page:
             self.forms.asking = None  # no form asked: a refusal is said in a toast
             self.apply(self.controller.drop(kind, item_id, folder_id))
 
-        if not self._waits(drop, self.packages):
+        needed = [self.packages]
+        if self.controller.store.study.studied():  # a move reschedules (follow_moves)
+            needed.append(self.study_runtime)
+        if not self._waits(drop, *needed):
             drop()
+
+    def follow_moves(self, changeset: Changeset) -> None:
+        """Cards follow their folder's scheduling when words or folders move, and when a move
+        is undone or redone (decision 036), however the move came (a dialog, a drop, the
+        Architect). The scheduler is loaded before a move from the page, so this runs within
+        it; otherwise it runs once the scheduler is."""
+        store = self.controller.store
+        if not changes_placement(changeset.changes) or not store.study.studied():
+            return
+
+        def reschedule() -> int:
+            from app.studying.reschedule import rescheduled_after_moves  # noqa: PLC0415
+
+            return rescheduled_after_moves(store, changeset.changes)
+
+        def later() -> None:  # the move has been drawn: its cards' due dates are drawn again
+            if reschedule():
+                self.apply(Update(main=True))
+
+        if not self._waits(later, self.packages, self.study_runtime):
+            reschedule()
 
     def _on_beforeunload(self, event: Any) -> None:
         if not self.toolbar.all_saved:

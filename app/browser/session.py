@@ -97,6 +97,7 @@ class Session:
         self.controller.store.subscribe(self.queue.push)
         self.page.when_written = self.queue.when_written
         self.controller.store.subscribe(lambda _changes: self.page.shortcuts.undo.changed())
+        self.controller.store.subscribe(self.page.follow_moves)
         self.page.toolbar.show_status(SaveStatus("saved", "Saved"))
 
     def become_follower(self) -> None:

@@ -157,6 +157,23 @@ def changes_tree(changes: Iterable[Change]) -> bool:
     return False
 
 
+_PLACEMENT = {"card": "folder_id", "folder": "parent_id"}
+
+
+def moved_placement(change: Change) -> bool:
+    """Whether `change` put a card in another folder (its word moved) or a folder under
+    another parent."""
+    key = _PLACEMENT.get(change.table)
+    old, new = change.old, change.new
+    return key is not None and old is not None and new is not None and old[key] != new[key]
+
+
+def changes_placement(changes: Iterable[Change]) -> bool:
+    """Whether `changes` moved a card or a folder: what reschedules cards whose folder's
+    options now schedule otherwise (app/studying/reschedule.py), told without the scheduler."""
+    return any(moved_placement(change) for change in changes)
+
+
 def changes_study(changes: Iterable[Change]) -> bool:
     """Whether `changes` can alter what is due or new: progress, options, words added or
     deleted, or a word moving or gaining or losing its last meaning (words without one are

@@ -88,6 +88,10 @@ class Study:
         """Every folder's options after inheritance."""
         return q.effective_options(self._tree(), q.stored_options(self._db))
 
+    def own_options(self) -> set[FolderId]:
+        """The folders that set their own options (the rest inherit them)."""
+        return {FolderId(i) for i in q.stored_options(self._db) if i != q.COLLECTION}
+
     def options_for(self, folder_id: FolderId | None) -> tuple[StudyOptions, bool]:
         """A folder's options (None: the collection's) and whether it sets them itself."""
         stored = q.stored_options(self._db)
@@ -115,9 +119,15 @@ class Study:
         """The review log of every card of a folder and its subfolders (None: everywhere)."""
         return list(self._histories(*self._folder_where(folder_id)).values())
 
-    def logged_cards(self, folder_id: FolderId | None) -> list[LoggedCard]:
-        """Every card of a folder and its subfolders (None: everywhere) with its review log."""
-        where, params = self._folder_where(folder_id)
+    def logged_cards(
+        self, folder_id: FolderId | None, words: Sequence[WordId] | None = None
+    ) -> list[LoggedCard]:
+        """Every card of a folder and its subfolders (None: everywhere), or of `words`, with
+        its review log."""
+        if words is None:
+            where, params = self._folder_where(folder_id)
+        else:
+            where, params = q.scope_where(q.Scope(words=tuple(words)), "c")
         logs = self._histories(where, params)
         rows = self._db.execute(
             f"SELECT c.*, (SELECT r.study_day FROM review r WHERE r.card_id = c.id "

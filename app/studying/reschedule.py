@@ -1,5 +1,6 @@
 """Cards scheduled again from their own reviews, as their folders' options now say (issue 26):
-after fitted parameters are put to use, or taken back. A card's schedule is the replay of its
+after fitted parameters are put to use, or taken back, and after a word or a folder moves to
+where other options schedule it. A card's schedule is the replay of its
 log (decision 036), so this writes exactly what studying with these options from the start
 would have left, later grades included."""
 
@@ -9,9 +10,10 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from app.domain import FolderId
+from app.domain import FolderId, WordId
 from app.store import Store
 from app.store.changes import Change
+from app.store.queries import moved_placement
 from app.store.study_queries import COLLECTION
 from app.study.model import card_seed
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
@@ -57,12 +59,44 @@ def _scheduling(options: Mapping[str, object]) -> tuple[object, object]:
     return options.get("retention", DEFAULT_OPTIONS.retention), kept
 
 
-def reschedule(store: Store, folder_id: FolderId | None) -> int:
-    """Replay every card of a folder and its subfolders (None: everywhere) with its folder's
-    options and write those whose schedule changes; returns how many did."""
+def rescheduled_after_moves(store: Store, changes: Iterable[Change]) -> int:
+    """After words or folders moved, or a move was undone or redone: replay the cards that
+    changed folder, and the moved folders that, having no options of their own, now inherit
+    other scheduling. Moved cards are replayed even between folders that schedule alike: an
+    undo writes back the card's whole row from before the move, and the grades given since
+    must stay in its schedule."""
+    options = store.study.options_map()
+    collection, _ = store.study.options_for(None)
+    own = store.study.own_options()
+
+    def of(folder: object) -> StudyOptions:
+        return options.get(FolderId(folder), collection) if isinstance(folder, int) else collection
+
+    words: set[WordId] = set()
+    folders: list[FolderId] = []
+    for change in changes:
+        if not moved_placement(change):
+            continue
+        assert change.old is not None
+        assert change.new is not None
+        if change.table == "card":
+            words.add(WordId(int(str(change.new["word_id"]))))
+            continue
+        folder = FolderId(int(str(change.new["id"])))
+        if folder not in own and schedules_differ(of(change.old["parent_id"]), of(folder)):
+            folders.append(folder)
+    moved = reschedule(store, None, words=sorted(words)) if words else 0
+    return moved + sum(reschedule(store, folder) for folder in folders)
+
+
+def reschedule(
+    store: Store, folder_id: FolderId | None, *, words: list[WordId] | None = None
+) -> int:
+    """Replay every card of a folder and its subfolders (None: everywhere), or of `words`,
+    with its folder's options and write those whose schedule changes; returns how many did."""
     options = store.study.options_map()
     changed = []
-    for card in store.study.logged_cards(folder_id):
+    for card in store.study.logged_cards(folder_id, words):
         if not card.log:  # a card without reviews has nothing to replay
             continue
         seed = card_seed(*card.key)

@@ -4,12 +4,15 @@ the old one back when the options are taken back."""
 
 from __future__ import annotations
 
+from app.domain import Word
 from app.store import Store
+from app.store.changes import Changeset
 from app.store.db import Database
+from app.store.queries import changes_placement
 from app.study.model import Rating, card_seed
 from app.study.options import StudyOptions
 from app.study.scheduler import replay
-from app.studying.reschedule import reschedule
+from app.studying.reschedule import reschedule, rescheduled_after_moves
 from app.studying.session import StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words
 
@@ -95,3 +98,91 @@ def test_taking_parameters_back_before_any_grade_restores_every_schedule_exactly
     store.undo()  # the options step
     assert reschedule(store, folder) == len(before)
     assert _schedules(store) == before
+
+
+def _moves_followed(store: Store) -> list[int]:
+    """Reschedule after every move, undo and redo, as the page does; how many each time."""
+    counts: list[int] = []
+
+    def follow(changeset: Changeset) -> None:
+        if changes_placement(changeset.changes):
+            counts.append(rescheduled_after_moves(store, changeset.changes))
+
+    store.subscribe(follow)
+    return counts
+
+
+def _word(store: Store, term: str) -> Word:
+    return next(w for w in store.find_words(term))
+
+
+def test_a_word_moved_to_a_folder_that_schedules_otherwise_is_rescheduled_and_back() -> None:
+    clock = Clock()
+    store, _folder = _studied(clock)
+    other = folder_with_words(store, "Slow", [])
+    store.study.set_options(other.id, StudyOptions(retention=0.8))
+    counts = _moves_followed(store)
+    before = _schedules(store)
+    perro = _word(store, "perro")
+    store.move_words([perro.id], other.id)
+    moved = {c.id for c in store.study.logged_cards(other.id)}
+    assert counts == [len(moved)]
+    assert moved
+    _replays(store)
+    assert {k: v for k, v in _schedules(store).items() if k not in moved} == {
+        k: v for k, v in before.items() if k not in moved
+    }
+    # Undo writes back the rows from before the move; redo the rows the move wrote, which
+    # held the old schedules.
+    store.undo()
+    assert _schedules(store) == before
+    store.redo()
+    _replays(store)
+    assert counts == [len(moved), 0, len(moved)]
+
+
+def test_grades_given_after_a_move_survive_its_undo() -> None:
+    clock = Clock()
+    store, _folder = _studied(clock)
+    other = folder_with_words(store, "Other", [])
+    counts = _moves_followed(store)
+    store.move_words([_word(store, "perro").id], other.id)
+    session = StudySession.start(
+        store, {"kind": "folder", "folder": other.id}, "flashcard", clock, lambda: 60
+    )
+    assert session.turn is not None
+    session.reveal()
+    session.grade(Rating.HARD)
+    store.undo()  # the move
+    assert counts[-1] == 1
+    _replays(store)
+
+
+def test_a_move_between_folders_that_schedule_alike_replays_nothing() -> None:
+    clock = Clock()
+    store, folder = _studied(clock)
+    other = folder_with_words(store, "Same", [])
+    store.study.set_options(other.id, StudyOptions(new_per_day=3))  # not a scheduling option
+    counts = _moves_followed(store)
+    store.move_words([_word(store, "gato").id], other.id)
+    store.move_folder(other.id, folder)
+    assert counts == [0, 0]
+
+
+def test_a_folder_moved_under_other_options_follows_them_unless_it_has_its_own() -> None:
+    clock = Clock()
+    store, _folder = _studied(clock)
+    verbs = next(r.folder for r in store.folder_tree() if r.folder.name == "Verbs")
+    slow = folder_with_words(store, "Slow", [])
+    store.study.set_options(slow.id, StudyOptions(parameters=FITTED))
+    counts = _moves_followed(store)
+    before = _schedules(store)
+    store.move_folder(verbs.id, slow.id)
+    _replays(store)
+    assert counts[-1] == len(store.study.logged_cards(verbs.id)) > 0
+    store.undo()
+    assert _schedules(store) == before
+    store.study.set_options(verbs.id, StudyOptions())
+    store.move_folder(verbs.id, slow.id)
+    assert counts[-1] == 0
+    _replays(store)
