@@ -6,7 +6,7 @@ time, so the page keeps answering, and the dialog offers to use the fitted ones.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import js
 from pyodide.ffi import JsException
@@ -15,6 +15,7 @@ from app.browser.commands import Command
 from app.browser.dom import by_id, found, replace_children
 from app.browser.page_parts import Spawns
 from app.domain import FolderId
+from app.store.transfer.steps import Steps
 from app.text.nodes import h
 
 if TYPE_CHECKING:
@@ -22,7 +23,12 @@ if TYPE_CHECKING:
     from app.text.nodes import El
     from app.ui.controller import Controller
 
+T = TypeVar("T")
 TARGET = "study-fit"  # the status region of app/ui/study_dialogs.py's fit section
+
+
+class FitCancelledError(Exception):
+    """Cancel was pressed during the fit."""
 
 
 class FitPage(Spawns, Protocol):
@@ -51,33 +57,47 @@ class FitGlue:
         page = self.page
         if not await page.loaded(page.packages, page.study_runtime):
             return
+        folder = FolderId(int(item_id)) if item_id and item_id.isdigit() else None
+        self._abort = js.AbortController.new()
+        try:
+            await self._fitted(folder)
+        except FitCancelledError:
+            self._show(h("p", None, "The fit was cancelled."))
+        finally:
+            self._abort = None
+
+    async def _fitted(self, folder: FolderId | None) -> None:
         # Not part of the first screen: the options models (pydantic) and the scheduler.
         from app.browser.fit import fit  # noqa: PLC0415
         from app.studying.fitting import compared, fit_inputs  # noqa: PLC0415
         from app.ui.study_dialogs import fit_progress_view, fit_result_view  # noqa: PLC0415
 
-        folder = FolderId(int(item_id)) if item_id and item_id.isdigit() else None
-        inputs = fit_inputs(page.controller.store, folder)
+        inputs = await self._stepped(fit_inputs(self.page.controller.store, folder))
         self._show(fit_progress_view(f"Fitting FSRS to {inputs.training.items:,} reviews…"))
-        self._abort = js.AbortController.new()
         try:
             weights = await fit(inputs.training, self._abort.signal)
         except JsException as exc:
-            cancelled = getattr(exc, "name", "") == "AbortError"
-            said = "The fit was cancelled." if cancelled else f"The fit failed: {exc.message}"
-            self._show(h("p", None, said))
+            if getattr(exc, "name", "") == "AbortError":
+                raise FitCancelledError from exc
+            self._show(h("p", None, f"The fit failed: {exc.message}"))
             return
-        finally:
-            self._abort = None
-        steps = compared(inputs, weights)
+        self._show(fit_result_view(folder, await self._stepped(compared(inputs, weights))))
+
+    async def _stepped(self, steps: Steps[T]) -> T:
+        """Drive `steps`, showing how far they got and letting the page answer between
+        chunks. Raises FitCancelledError when Cancel is pressed meanwhile."""
+        from app.ui.study_dialogs import fit_progress_view  # noqa: PLC0415 (see _fitted)
+
         while True:
             try:
                 step = next(steps)
             except StopIteration as stop:
-                self._show(fit_result_view(folder, stop.value))
-                return
-            self._show(h("p", None, f"{step.stage}: {step.done:,} of {step.total:,} words…"))
+                return cast("T", stop.value)
+            self._show(fit_progress_view(f"{step.stage}: {step.done:,} of {step.total:,} cards…"))
             await asyncio.sleep(0)
+            if self._abort.signal.aborted:
+                steps.close()
+                raise FitCancelledError
 
     @staticmethod
     def _show(node: El) -> None:

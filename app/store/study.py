@@ -9,7 +9,7 @@ works after a reload too (decision 011). Options are edits, undone like any othe
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import groupby
 from operator import itemgetter
@@ -118,6 +118,20 @@ class Study:
     def histories(self, folder_id: FolderId | None) -> list[ReviewLog]:
         """The review log of every card of a folder and its subfolders (None: everywhere)."""
         return list(self._histories(*self._folder_where(folder_id)).values())
+
+    def history_batches(
+        self, folder_id: FolderId | None, size: int
+    ) -> Iterator[tuple[int, int, list[ReviewLog]]]:
+        """The review logs of a folder's cards and its subfolders' (None: everywhere), `size`
+        cards at a time, each batch with how many cards are done and of how many: read a batch
+        at a time, so the page can answer in between."""
+        where, params = self._folder_where(folder_id)
+        ids = [row[0] for row in self._db.execute(f"SELECT c.id FROM card c WHERE {where}", params)]
+        ids.sort()
+        for start in range(0, len(ids), size):
+            batch = json.dumps(ids[start : start + size])
+            logs = self._histories("c.id IN (SELECT value FROM json_each(?))", [batch])
+            yield min(start + size, len(ids)), len(ids), list(logs.values())
 
     def logged_cards(
         self, folder_id: FolderId | None, words: Sequence[WordId] | None = None

@@ -43,21 +43,24 @@ class TrainingSet:
     def enough(self) -> bool:
         return self.items >= MINIMUM_ITEMS
 
+    def add(self, logs: Iterable[ReviewLog]) -> TrainingSet:
+        """Add the training items of every card's log in `logs`; returns itself."""
+        for log in logs:
+            ratings = [int(grade) for grade, _ in log]
+            days = [at.day for _, at in log]
+            deltas = [0, *(max(later - earlier, 0) for earlier, later in pairwise(days))]
+            for end in range(2, len(log) + 1):
+                if not any(deltas[1:end]):
+                    continue
+                self.ratings.extend(ratings[:end])
+                self.delta_ts.extend(deltas[:end])
+                self.lengths.append(end)
+        return self
+
 
 def training_set(logs: Iterable[ReviewLog]) -> TrainingSet:
     """The training items of every card's log."""
-    found = TrainingSet()
-    for log in logs:
-        ratings = [int(grade) for grade, _ in log]
-        days = [at.day for _, at in log]
-        deltas = [0, *(max(later - earlier, 0) for earlier, later in pairwise(days))]
-        for end in range(2, len(log) + 1):
-            if not any(deltas[1:end]):
-                continue
-            found.ratings.extend(ratings[:end])
-            found.delta_ts.extend(deltas[:end])
-            found.lengths.append(end)
-    return found
+    return TrainingSet().add(logs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,21 +73,37 @@ class Accuracy:
     reviews: int
 
 
+@dataclass
+class Tally:
+    """Predictions of recall counted as they come (a chunk of cards at a time), towards
+    their `Accuracy`."""
+
+    loss: float = 0.0
+    count: int = 0
+    # Per bin of predicted recall: how many, their sum, and how many were recalled.
+    bins: list[list[float]] = field(default_factory=lambda: [[0.0, 0.0, 0.0] for _ in range(BINS)])
+
+    def add(self, predictions: Iterable[tuple[float, bool]]) -> None:
+        """Of (predicted recall, recalled) pairs; reviews on the day of the one before are
+        left out by the caller, as fsrs-rs leaves them out of its loss."""
+        for predicted, recalled in predictions:
+            p = min(max(predicted, EPSILON), 1 - EPSILON)
+            self.loss -= math.log(p if recalled else 1 - p)
+            self.count += 1
+            slot = self.bins[min(int(p * BINS), BINS - 1)]
+            slot[0] += 1
+            slot[1] += p
+            slot[2] += recalled
+
+    def accuracy(self) -> Accuracy:
+        if not self.count:
+            return Accuracy(0.0, 0.0, 0)
+        squared = sum((b[1] - b[2]) ** 2 / b[0] for b in self.bins if b[0])
+        return Accuracy(self.loss / self.count, math.sqrt(squared / self.count), self.count)
+
+
 def accuracy(predictions: Iterable[tuple[float, bool]]) -> Accuracy:
-    """Of (predicted recall, recalled) pairs; reviews on the day of the one before are left
-    out by the caller, as fsrs-rs leaves them out of its loss."""
-    loss = 0.0
-    count = 0
-    bins: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(BINS)]  # count, predicted, actual
-    for predicted, recalled in predictions:
-        p = min(max(predicted, EPSILON), 1 - EPSILON)
-        loss -= math.log(p if recalled else 1 - p)
-        count += 1
-        slot = bins[min(int(p * BINS), BINS - 1)]
-        slot[0] += 1
-        slot[1] += p
-        slot[2] += recalled
-    if not count:
-        return Accuracy(0.0, 0.0, 0)
-    squared = sum((b[1] - b[2]) ** 2 / b[0] for b in bins if b[0])
-    return Accuracy(loss / count, math.sqrt(squared / count), count)
+    """Of (predicted recall, recalled) pairs, all at once (see `Tally.add`)."""
+    tally = Tally()
+    tally.add(predictions)
+    return tally.accuracy()
