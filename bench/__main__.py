@@ -22,7 +22,7 @@ from typing import Any
 from playwright.sync_api import Playwright, sync_playwright
 
 from app.store.durability import SNAPSHOT_EVERY
-from bench import drill, drill_provider, imports, scenarios, startup, voice
+from bench import drill, drill_provider, fit, imports, scenarios, startup, voice
 from bench.browser import ROOT, chromium_version, serve
 from bench.calibration import REFERENCE_MEASURED, REFERENCE_MS
 from bench.report import Figure, missing, write
@@ -34,6 +34,7 @@ GROUPS = (
     "startup",
     "large",
     "memory",
+    "fit",
     "pauses",
     "small",
     "imports",
@@ -162,6 +163,8 @@ def _measure(
         )
     if group == "memory":
         return scenarios.memory(playwright, base_url, data, medium(), args.edits)
+    if group == "fit":
+        return fit.measure(playwright, base_url, data, medium(), _log)
     if group == "small":
         return scenarios.small(playwright, base_url, data, small(), args.edits)
     if group == "imports":

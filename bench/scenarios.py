@@ -25,7 +25,7 @@ LONG_TASK_TARGET = 50.0
 WASM_TARGET_MB = 400.0
 
 
-def _boot(session: Profile, workload: Workload, data_dir: Path, name: str) -> Page:
+def boot(session: Profile, workload: Workload, data_dir: Path, name: str) -> Page:
     """Seed the workload, open the app on it and check it really loaded every word."""
     session.seed(workload.store, data_dir, name)
     page = session.open("/")
@@ -94,7 +94,7 @@ def small(
     words = f"{workload.size.words:,}"
     calibration = Calibration("small", f"the {words}-word page")
     with profile(playwright, base_url) as session:
-        page = _boot(session, workload, data_dir, "small.sqlite")
+        page = boot(session, workload, data_dir, "small.sqlite")
         calibration.take(page)  # only before and after: the edits are one short stretch
         durable = [r["durable"] for r in _edits(page, workload, edits, None)]
         calibration.take(page)
@@ -125,7 +125,7 @@ def pauses(
     # At the middle pause; the probe leaves the calibration's own long tasks out.
     middle = max(1, (WARM_UP_EDITS + edits) // SNAPSHOT_EVERY // 2)
     with profile(playwright, base_url) as session:
-        page = _boot(session, workload, data_dir, "pauses.sqlite")
+        page = boot(session, workload, data_dir, "pauses.sqlite")
         page.evaluate("id => __bench.openFolder(id)", workload.edit_folder)
         ids = _word_ids(page, 20)
         calibration.take(page)
@@ -173,14 +173,14 @@ def large(
     out: dict[str, Any] = {}
     calibration = Calibration("large", f"the {words}-word page")
     with profile(playwright, base_url) as session:
-        page = _boot(session, workload, data_dir, "large.sqlite")
+        page = boot(session, workload, data_dir, "large.sqlite")
         heap = Heap(page)
         heap.sample()
-        boot = page.evaluate("__bench.startup()")
-        out["ready"] = [boot["ready"]]
+        started = page.evaluate("__bench.startup()")
+        out["ready"] = [started["ready"]]
         out["load"] = _measures(page, "lexical:load-db")
         out["first_render"] = _measures(page, "lexical:first-render")
-        log(f"booted {words} words in {boot['ready']:.0f} ms")
+        log(f"booted {words} words in {started['ready']:.0f} ms")
         out["search"] = []
         for query in workload.queries:
             out["search"] += page.evaluate("q => __bench.type(q)", query)
@@ -400,7 +400,7 @@ def memory(
     the most: searches, edits, grades, a bulk add and the snapshot it brings."""
     words = f"{workload.size.words:,}"
     with profile(playwright, base_url) as session:
-        page = _boot(session, workload, data_dir, "memory.sqlite")
+        page = boot(session, workload, data_dir, "memory.sqlite")
         heap = Heap(page)
         heap.sample()
         for query in workload.queries:

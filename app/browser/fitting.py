@@ -6,16 +6,18 @@ time, so the page keeps answering, and the dialog offers to use the fitted ones.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+import importlib
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import js
 from pyodide.ffi import JsException
 
 from app.browser.commands import Command
-from app.browser.dom import by_id, found, replace_children
+from app.browser.dom import by_id, found, measured, replace_children
 from app.browser.page_parts import Spawns
+from app.browser.slices import sliced
 from app.domain import FolderId
-from app.store.transfer.steps import Steps
+from app.store.transfer.steps import Progress, Steps
 from app.text.nodes import h
 
 if TYPE_CHECKING:
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from app.ui.controller import Controller
 
 T = TypeVar("T")
+DEFERRED = ("fsrs", "app.study.scheduler", "app.studying.fitting", "app.browser.fit")
 TARGET = "study-fit"  # the status region of app/ui/study_dialogs.py's fit section
 
 
@@ -59,6 +62,11 @@ class FitGlue:
             return
         folder = FolderId(int(item_id)) if item_id and item_id.isdigit() else None
         self._abort = js.AbortController.new()
+        # The fit's modules (with py-fsrs) are imported a task each: together a long task.
+        for module in DEFERRED:
+            with measured(f"import {module}"):
+                importlib.import_module(module)
+            await asyncio.sleep(0)
         try:
             await self._fitted(folder)
         except FitCancelledError:
@@ -84,20 +92,17 @@ class FitGlue:
         self._show(fit_result_view(folder, await self._stepped(compared(inputs, weights))))
 
     async def _stepped(self, steps: Steps[T]) -> T:
-        """Drive `steps`, showing how far they got and letting the page answer between
-        chunks. Raises FitCancelledError when Cancel is pressed meanwhile."""
+        """Drive `steps` in slices, showing how far they got. Raises FitCancelledError when
+        Cancel is pressed meanwhile."""
         from app.ui.study_dialogs import fit_progress_view  # noqa: PLC0415 (see _fitted)
 
-        while True:
-            try:
-                step = next(steps)
-            except StopIteration as stop:
-                return cast("T", stop.value)
+        def show(step: Progress) -> None:
             self._show(fit_progress_view(f"{step.stage}: {step.done:,} of {step.total:,} cards…"))
-            await asyncio.sleep(0)
-            if self._abort.signal.aborted:
-                steps.close()
-                raise FitCancelledError
+
+        found = await sliced(steps, show, lambda: bool(self._abort.signal.aborted))
+        if found is None:
+            raise FitCancelledError
+        return found
 
     @staticmethod
     def _show(node: El) -> None:

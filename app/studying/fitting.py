@@ -16,10 +16,10 @@ from app.study.scheduler import predictions
 from app.study.training import Accuracy, Tally, TrainingSet
 from app.studying.reschedule import reschedule
 
-# Work done between two repaints, well inside a 50 ms task in the page (`make bench` measures
-# the longest): cards whose reviews are read, and reviews predicted with both sets.
-READ_CARDS = 500
-COMPARED_REVIEWS = 300
+# Work between two steps (the page runs steps for about 20 ms a task: app/browser/slices.py):
+# cards whose reviews are read, and reviews predicted with both sets.
+READ_CARDS = 200
+COMPARED_REVIEWS = 10
 
 
 @dataclass(frozen=True)
