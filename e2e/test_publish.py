@@ -226,7 +226,6 @@ def test_first_visit_gets_the_right_headers_and_can_install(
 ) -> None:
     app, responses = open_published(context, base_url)
     site = base_url + SUB_PATH
-    screenshot(app, "published-under-a-sub-path")
     # Everything the app loaded came from under /lexical/, and came.
     assert {r.url for r in responses if not r.url.startswith(site)} == set()
     assert [r.url for r in responses if r.status >= 400] == []
@@ -255,6 +254,7 @@ def test_first_visit_gets_the_right_headers_and_can_install(
 
     # Installable from the sub-path: the manifest is found there, and so is all it names.
     app.wait_for_function(CONTROLLED, timeout=WORKER_TIMEOUT_MS)
+    screenshot(app, "published-under-a-sub-path")
     assert app.evaluate(REGISTRATION_SCOPE) == site
     assert installability_problems(context, app) == []
     devtools = context.new_cdp_session(app)
@@ -325,3 +325,7 @@ class TestANewDeploy:
         update_banner(app).get_by_role("button", name="Reload").click()
         expect(app).to_have_title("Lexical 2", timeout=WORKER_TIMEOUT_MS)
         app.wait_for_function(READY, timeout=BOOT_TIMEOUT_MS)
+        # One cache is left, named after the sub-path (another copy of Lexical on the same
+        # host keeps its own).
+        [cache] = app.evaluate("caches.keys()")
+        assert cache.startswith(f"lexical-{SUB_PATH}:")
