@@ -3,10 +3,12 @@
 
 nginx runs as this user from a folder of its own (`-p`, with `daemon off;` under subprocess),
 on a free loopback port, with a self-signed certificate made at test time by openssl; the
-browser contexts accept it (`ignore_https_errors`). Checked: the first visit starts and gets
-the right headers, the app is installable from the sub-path and its worker's scope is the
-sub-path, it starts offline, a new deploy copied over the served folder brings the update bar,
-and the page is a secure context where the microphone would be asked for.
+browser contexts accept it (`ignore_https_errors`), and the module's Chromium (the shared
+launch, plus that certificate's key as trusted) registers a service worker from it.
+Checked: the first visit starts and gets the right headers, the app is installable from the
+sub-path and its worker's scope is the sub-path, it starts offline, a new deploy copied over
+the served folder brings the update bar, and the page is a secure context where the
+microphone would be asked for.
 """
 
 from __future__ import annotations
