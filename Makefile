@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DEPS := $(VENV)/.installed
 NODE_DEPS := node_modules/.installed
 
-.PHONY: serve test test-unit test-e2e lint vendor build chromium node-deps clean bench bench-smoke
+.PHONY: serve test test-unit test-e2e lint vendor build dist chromium nginx node-deps clean bench bench-smoke
 
 serve: vendor build
 	$(PYTHON) scripts/serve.py --port $(PORT)
@@ -22,7 +22,7 @@ test-unit: $(DEPS) $(NODE_DEPS)
 
 # A renderer that crashed (about one test in a hundred on a shared machine, with nothing of the app's
 # pointing at it: scripts/chromium.py) runs that test again (twice at most); any other failure fails at once.
-test-e2e: $(DEPS) $(NODE_DEPS) vendor build chromium
+test-e2e: $(DEPS) $(NODE_DEPS) vendor build dist chromium nginx
 	$(BIN)/pytest e2e -p no:cacheprovider --reruns 2 --only-rerun 'crashed'
 
 # Startup, search, folders, edits and bulk paste at 100,000 words, in Chromium (a few minutes);
@@ -63,6 +63,12 @@ vendor:
 build: $(DEPS) vendor
 	$(BIN)/python scripts/build.py
 
+# dist/: the folder any static https host serves, at its root or under a sub-path, with
+# pre-compressed copies of the large files (scripts/dist.py; README "Put Lexical on the web").
+# The first run takes about a minute (brotli at its best); later runs redo only what changed.
+dist: $(DEPS) build
+	$(BIN)/python -m scripts.dist
+
 # Playwright drives Debian's Chromium (its own browser download cannot work offline).
 chromium:
 	@command -v chromium >/dev/null 2>&1 && command -v espeak-ng >/dev/null 2>&1 \
@@ -71,5 +77,14 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			chromium fonts-noto-color-emoji espeak-ng sox >/dev/null; }
 
+# e2e/test_publish.py serves dist/ with Debian's nginx and its brotli_static module, as this
+# user from a folder of its own (on a machine with systemd, installing the package also starts
+# Debian's nginx service on port 80; the tests never use it).
+nginx:
+	@test -x /usr/sbin/nginx && test -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so || { \
+		echo "Installing nginx (and its brotli_static module) with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			nginx libnginx-mod-http-brotli-static >/dev/null; }
+
 clean:
-	rm -rf static/vendor static/build .cache $(VENV) node_modules e2e/artifacts
+	rm -rf static/vendor static/build dist .cache $(VENV) node_modules e2e/artifacts

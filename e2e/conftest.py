@@ -115,8 +115,17 @@ def guarded_context(browser: Browser, guard: Guard, **options: Any) -> BrowserCo
 
 
 @pytest.fixture
-def context(browser: Browser, guard: Guard) -> Iterator[BrowserContext]:
-    ctx = guarded_context(browser, guard)
+def context_options() -> dict[str, Any]:
+    """More of Playwright's context options for `context` (a module serving https overrides
+    it to accept its self-signed certificate)."""
+    return {}
+
+
+@pytest.fixture
+def context(
+    browser: Browser, guard: Guard, context_options: dict[str, Any]
+) -> Iterator[BrowserContext]:
+    ctx = guarded_context(browser, guard, **context_options)
     yield ctx
     ctx.close()
     assert not guard.outside, f"requests left the machine: {guard.outside}"

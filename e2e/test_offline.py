@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
@@ -33,6 +30,7 @@ from e2e.lexical_ui import (
     wait_saved,
     word_item,
 )
+from e2e.site_copy import build, copy_site, retitle
 from scripts.precache import boot_files
 from scripts.serve import Handler
 
@@ -175,28 +173,13 @@ def test_starts_and_works_offline_after_one_visit(
     assert wasm_from_worker == [True, True, False, True]
 
 
-def _copy_site(target: Path) -> Path:
-    """A deployable copy of the site: its files, the runtime, the worker and the app's sources."""
-    for name in [*boot_files(ROOT), "sw.js", "vendor.lock.json"]:
-        (target / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ROOT / name, target / name)
-    for folder in ("app", "static/vendor"):
-        shutil.copytree(ROOT / folder, target / folder, dirs_exist_ok=True)
-    return target
-
-
-def _build(site: Path) -> None:
-    build = [sys.executable, str(ROOT / "scripts" / "build.py"), "--root", str(site)]
-    subprocess.run(build, check=True)
-
-
 class TestANewVersion:
     """A copy of the site on its own server, so the test can deploy a new build to it."""
 
     @pytest.fixture
     def site(self, tmp_path: Path) -> Path:
-        site = _copy_site(tmp_path / "site")
-        _build(site)
+        site = copy_site(tmp_path / "site")
+        build(site)
         return site
 
     @pytest.fixture
@@ -218,9 +201,8 @@ class TestANewVersion:
         wait_saved(app)
 
         # Deploy: the page's title changes, and the build gives the cache a new version.
-        index = site / "index.html"
-        index.write_text(index.read_text().replace("<title>Lexical<", "<title>Lexical 2<"))
-        _build(site)
+        retitle(site, "Lexical 2")
+        build(site)
         app.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
         expect(update_banner(app)).to_be_visible(timeout=WORKER_TIMEOUT_MS)
         screenshot(app, "update-banner-light")
