@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import traceback
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import js
@@ -16,6 +17,7 @@ from app.browser.commands import Command
 from app.browser.dom import by_id, found, measured, replace_children
 from app.browser.page_parts import Spawns
 from app.browser.slices import sliced
+from app.browser.study import local_utc_offset
 from app.domain import FolderId
 from app.store.transfer.steps import Progress, Steps
 from app.text.nodes import h
@@ -71,6 +73,9 @@ class FitGlue:
             await self._fitted(folder)
         except FitCancelledError:
             self._show(h("p", None, "The fit was cancelled."))
+        except Exception as exc:  # the dialog must not wait for ever on a fit that broke
+            traceback.print_exc()
+            self._show(h("p", {"role": "alert"}, f"The fit failed: {exc!r}"))
         finally:
             self._abort = None
 
@@ -89,7 +94,8 @@ class FitGlue:
                 raise FitCancelledError from exc
             self._show(h("p", None, f"The fit failed: {exc.message}"))
             return
-        self._show(fit_result_view(folder, await self._stepped(compared(inputs, weights))))
+        now = self.page.controller.store.moment(local_utc_offset())
+        self._show(fit_result_view(folder, await self._stepped(compared(inputs, weights, now))))
 
     async def _stepped(self, steps: Steps[T]) -> T:
         """Drive `steps` in slices, showing how far they got. Raises FitCancelledError when

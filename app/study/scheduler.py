@@ -183,10 +183,14 @@ def replay(
 def predictions(log: ReviewLog, options: StudyOptions) -> Iterator[tuple[float, bool]]:
     """For each review of `log` a study day or more after the one before: the recall FSRS
     predicted with `options`' parameters, and whether the learner recalled (not Again)."""
-    chosen = scheduler(options.retention, options.parameters)
     progress: Progress | None = None
     for grade, at in log:
         if progress is not None and at.day > (progress.last_day or at.day):
-            predicted = chosen.get_card_retrievability(_card(progress, at), _utc(at.at))
-            yield predicted, grade != Grade.AGAIN
+            yield retrievability(progress, at, options), grade != Grade.AGAIN
         progress = graded(progress, grade, at, options, "")  # fuzz does not touch memory
+
+
+def retrievability(progress: Progress, at: Moment, options: StudyOptions) -> float:
+    """The recall FSRS predicts for a studied card at `at`, with `options`' parameters."""
+    chosen = scheduler(options.retention, options.parameters)
+    return float(chosen.get_card_retrievability(_card(progress, at), _utc(at.at)))

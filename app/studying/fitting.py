@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from app.domain import FolderId
 from app.store import Store
 from app.store.transfer.steps import Progress, Steps
-from app.study.days import ReviewLog
+from app.study.days import Moment, ReviewLog
 from app.study.model import Weights
 from app.study.options import StudyOptions
 from app.study.scheduler import predictions
 from app.study.training import Accuracy, Tally, TrainingSet
+from app.study.workload import Workload, workload
 from app.studying.reschedule import reschedule
 
 # Work between two steps (the page runs steps for about 20 ms a task: app/browser/slices.py):
@@ -33,11 +34,14 @@ class FitInputs:
 
 @dataclass(frozen=True)
 class Comparison:
-    """How well the parameters in use and the fitted ones predicted the learner's recall."""
+    """How well the parameters in use and the fitted ones predicted the learner's recall, and
+    the reviews a day each would ask at the desired retention."""
 
     before: Accuracy
     after: Accuracy
     weights: Weights
+    workload_before: Workload
+    workload_after: Workload
 
 
 def fit_inputs(store: Store, folder_id: FolderId | None) -> Steps[FitInputs]:
@@ -51,8 +55,9 @@ def fit_inputs(store: Store, folder_id: FolderId | None) -> Steps[FitInputs]:
     return FitInputs(logs, training, store.study.options_for(folder_id)[0])
 
 
-def compared(inputs: FitInputs, weights: Weights) -> Steps[Comparison]:
-    """Both sets' accuracy over the same reviews, a few hundred reviews at a time."""
+def compared(inputs: FitInputs, weights: Weights, now: Moment) -> Steps[Comparison]:
+    """Both sets' accuracy over the same reviews, a few reviews at a time, then the workload
+    each asks from `now`."""
     fitted = inputs.options.model_copy(update={"parameters": weights})
     before, after = Tally(), Tally()
     since = 0
@@ -63,7 +68,10 @@ def compared(inputs: FitInputs, weights: Weights) -> Steps[Comparison]:
         if since >= COMPARED_REVIEWS or done == len(inputs.logs):
             since = 0
             yield Progress("Comparing with your reviews", done, len(inputs.logs))
-    return Comparison(before.accuracy(), after.accuracy(), weights)
+    workloads = []
+    for options in (inputs.options, fitted):
+        workloads.append((yield from workload(inputs.logs, options, now)))
+    return Comparison(before.accuracy(), after.accuracy(), weights, *workloads)
 
 
 def use_parameters(store: Store, folder_id: FolderId | None, weights: Weights | None) -> int:

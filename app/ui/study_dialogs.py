@@ -267,6 +267,7 @@ def fit_result_view(folder_id: FolderId | None, comparison: Comparison) -> El:
             ),
         ),
         h("p", None, verdict),
+        _workload_table(comparison),
         h(
             "input",
             {
@@ -285,6 +286,39 @@ def fit_result_view(folder_id: FolderId | None, comparison: Comparison) -> El:
             ),
         ),
     )
+
+
+def _workload_table(comparison: Comparison) -> El:
+    """The reviews a day each set would ask over the coming year at the desired retention."""
+    before, after = comparison.workload_before, comparison.workload_after
+    retention = f"{before.retention:.0%}"
+    return h(
+        "div",
+        None,
+        h(
+            "p",
+            None,
+            f"Reviews a day over the coming year at your desired retention, {retention}, for "
+            f"your {before.cards:,} studied cards (new words not counted), as each set would "
+            "schedule them:",
+        ),
+        h(
+            "table",
+            {"aria-label": f"Reviews a day at {retention} retention"},
+            h("tr", None, h("th", None, ""), h("th", None, "In use"), h("th", None, "Fitted")),
+            h(
+                "tr",
+                None,
+                h("th", None, "Reviews a day"),
+                h("td", None, _per_day(before.per_day)),
+                h("td", None, _per_day(after.per_day)),
+            ),
+        ),
+    )
+
+
+def _per_day(reviews: float) -> str:
+    return f"{reviews:,.1f}" if reviews < 10 else f"{reviews:,.0f}"
 
 
 WAKE_UNSUPPORTED = "This browser cannot keep the screen awake, so this setting does nothing here."
