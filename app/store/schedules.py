@@ -1,0 +1,103 @@
+"""Reads and writes for rescheduling many cards at once (app/studying/reschedule.py): each
+card's review log as plain numbers with its stored schedule, and one set-based write of new
+schedules. A collection of 200,000 cards has over a million reviews: these make no object
+per review but the numbers themselves, and write with three statements, not one a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.store.db import Database
+from app.store.staging import STAGE, stage_values
+
+# The card columns a schedule is written to, in the order the replay gives them
+# (app/study/fast_replay.py's Schedule).
+COLUMNS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses")
+Stored = tuple[Any, ...]  # a card's COLUMNS as stored
+
+
+@dataclass(frozen=True, slots=True)
+class CardLogs:
+    """The cards of a scope that have reviews, and their logs, as columns: card i's reviews
+    are `grades[starts[i]:starts[i + 1]]` (and the same of `days`), in the order logged."""
+
+    ids: list[int]
+    folders: list[int]
+    words: list[int]
+    directions: list[str]
+    stored: list[Stored]
+    last_at: list[int]  # when each card's last review was given
+    grades: tuple[int, ...]
+    days: tuple[int, ...]
+    starts: list[int]  # one more than there are cards
+
+
+def card_logs(db: Database, where: str, params: Sequence[Any]) -> CardLogs:
+    """Every card kept by `where` (over card "c") that has reviews, with its log."""
+    reviews = db.tuples(
+        "SELECT r.card_id, r.rating, r.study_day, r.reviewed_at FROM review r "
+        f"JOIN card c ON c.id = r.card_id WHERE {where} ORDER BY r.card_id, r.id",
+        params,
+    )
+    cards = {
+        row[0]: row
+        for row in db.tuples(
+            f"SELECT c.id, c.folder_id, c.word_id, c.direction, {', '.join(COLUMNS)} "
+            f"FROM card c WHERE {where}",
+            params,
+        )
+    }
+    found = CardLogs([], [], [], [], [], [], (), (), [])
+    if not reviews:
+        found.starts.append(0)
+        return found
+    card_ids, grades, days, moments = zip(*reviews, strict=True)
+    found = CardLogs([], [], [], [], [], [], grades, days, [])
+    previous = None
+    for index, card_id in enumerate(card_ids):
+        if card_id != previous:
+            if previous is not None:
+                found.last_at.append(moments[index - 1])
+            previous, card = card_id, cards[card_id]
+            found.starts.append(index)
+            found.ids.append(card_id)
+            found.folders.append(card[1])
+            found.words.append(card[2])
+            found.directions.append(card[3])
+            found.stored.append(card[4:])
+    found.last_at.append(moments[-1])
+    found.starts.append(len(card_ids))
+    return found
+
+
+def write_schedules(
+    db: Database, schedules: Sequence[tuple[int, Stored, Stored]], now: int
+) -> list[int]:
+    """Write (card id, schedule as read, new schedule) for each card whose stored schedule is
+    still the one read, in one UPDATE; returns the ids of the cards left as they were because
+    they changed since (a grade given while the replay ran, say)."""
+    names = ("id", *(f"{n}_read" for n in ("reps", "last_review")), *COLUMNS)
+    stage_values(
+        db,
+        names,
+        ((card_id, read[6], read[5], *new) for card_id, read, new in schedules),
+    )
+    moved = [
+        int(row[0])
+        for row in db.tuples(
+            f"SELECT s.id FROM {STAGE} s LEFT JOIN main.card c ON c.id = s.id "
+            "WHERE c.id IS NULL OR c.reps IS NOT s.reps_read "
+            "OR c.last_review IS NOT s.last_review_read"
+        )
+    ]
+    sets = ", ".join(f"{n} = s.{n}" for n in COLUMNS)
+    db.execute(
+        f"UPDATE main.card SET {sets}, updated_at = ? FROM {STAGE} AS s WHERE card.id = s.id "
+        "AND card.reps IS s.reps_read AND card.last_review IS s.last_review_read",
+        (now,),
+    )
+    db.execute(f"DROP TABLE {STAGE}")
+    return moved
