@@ -17,7 +17,7 @@ from app.inputs import NewFolder, NewNote, WordPatch
 from app.store import Store
 from app.store.bulk import parse_bulk
 from app.store.changes import install_capture
-from app.study.model import DAY_MS, CardState
+from app.study.model import DAY_MS, DEFAULT_DAY_START_HOUR, CardState
 from app.study.options import StudyOptions
 
 MAX_DEPTH = 4
@@ -252,8 +252,8 @@ def _study_history(store: Store, rng: random.Random, size: Size) -> None:
         )
         db.executemany(
             "INSERT INTO review (card_id, rating, reviewed_at, duration_ms, mode, state_before, "
-            "stability_before, difficulty_before, due_before, last_review_before) "
-            "VALUES (?, ?, ?, ?, 'flashcard', ?, ?, ?, ?, ?)",
+            "stability_before, difficulty_before, due_before, last_review_before, study_day) "
+            "VALUES (?1, ?2, ?3, ?4, 'flashcard', ?5, ?6, ?7, ?8, ?9, (?3 - ?10) / ?11)",
             _reviews(rng, per_card, now),
         )
     install_capture(db)
@@ -269,7 +269,21 @@ def _reviews(
             rating = rng.choices((1, 2, 3, 4), weights=(12, 15, 63, 10))[0]
             before = CardState.REVIEW if n else CardState.NEW
             duration = rng.randint(1_500, 20_000)
-            yield (card, rating, at, duration, before, 3.0 * n, 5.0, at, at - DAY_MS * n)
+            # Study days in UTC with the default day start, as the schema 7 migration counts.
+            start = DEFAULT_DAY_START_HOUR * 3_600_000
+            yield (
+                card,
+                rating,
+                at,
+                duration,
+                before,
+                3.0 * n,
+                5.0,
+                at,
+                at - DAY_MS * n,
+                start,
+                DAY_MS,
+            )
 
 
 def build(size: Size) -> Workload:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from app.store.db import Database
@@ -22,55 +23,41 @@ Stored = tuple[Any, ...]  # a card's COLUMNS as stored
 @dataclass(frozen=True, slots=True)
 class CardLogs:
     """The cards of a scope that have reviews, and their logs, as columns: card i's reviews
-    are `grades[starts[i]:starts[i + 1]]` (and the same of `days`), in the order logged."""
+    are `reviews[starts[i]:starts[i + 1]]`, in the order logged, each (card id, rating,
+    study day, reviewed at)."""
 
     ids: list[int]
     folders: list[int]
     words: list[int]
     directions: list[str]
     stored: list[Stored]
-    last_at: list[int]  # when each card's last review was given
-    grades: tuple[int, ...]
-    days: tuple[int, ...]
+    reviews: list[tuple[int, int, int, int]]
     starts: list[int]  # one more than there are cards
 
 
 def card_logs(db: Database, where: str, params: Sequence[Any]) -> CardLogs:
     """Every card kept by `where` (over card "c") that has reviews, with its log."""
+    cards = db.tuples(
+        f"SELECT c.id, c.folder_id, c.word_id, c.direction, {', '.join(COLUMNS)}, "
+        "(SELECT count(*) FROM review r WHERE r.card_id = c.id) AS reviews "
+        f"FROM card c WHERE {where} AND EXISTS (SELECT 1 FROM review r WHERE r.card_id = c.id) "
+        "ORDER BY c.id",
+        params,
+    )
     reviews = db.tuples(
         "SELECT r.card_id, r.rating, r.study_day, r.reviewed_at FROM review r "
         f"JOIN card c ON c.id = r.card_id WHERE {where} ORDER BY r.card_id, r.id",
         params,
     )
-    cards = {
-        row[0]: row
-        for row in db.tuples(
-            f"SELECT c.id, c.folder_id, c.word_id, c.direction, {', '.join(COLUMNS)} "
-            f"FROM card c WHERE {where}",
-            params,
-        )
-    }
-    found = CardLogs([], [], [], [], [], [], (), (), [])
-    if not reviews:
-        found.starts.append(0)
-        return found
-    card_ids, grades, days, moments = zip(*reviews, strict=True)
-    found = CardLogs([], [], [], [], [], [], grades, days, [])
-    previous = None
-    for index, card_id in enumerate(card_ids):
-        if card_id != previous:
-            if previous is not None:
-                found.last_at.append(moments[index - 1])
-            previous, card = card_id, cards[card_id]
-            found.starts.append(index)
-            found.ids.append(card_id)
-            found.folders.append(card[1])
-            found.words.append(card[2])
-            found.directions.append(card[3])
-            found.stored.append(card[4:])
-    found.last_at.append(moments[-1])
-    found.starts.append(len(card_ids))
-    return found
+    return CardLogs(
+        ids=[row[0] for row in cards],
+        folders=[row[1] for row in cards],
+        words=[row[2] for row in cards],
+        directions=[row[3] for row in cards],
+        stored=[row[4:-1] for row in cards],
+        reviews=reviews,
+        starts=list(accumulate((row[-1] for row in cards), initial=0)),
+    )
 
 
 def write_schedules(

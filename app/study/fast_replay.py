@@ -37,6 +37,8 @@ LEARNING, REVIEW, RELEARNING = (
 # A card's schedule as the card table's columns hold it (state, step, stability, difficulty,
 # due, last_review, reps, lapses), then the study day of its last review.
 Schedule = tuple[int, int | None, float, float, int, int, int, int, int]
+# A logged review as the store reads it: (card id, grade 1-4, study day, when, epoch ms).
+Review = tuple[int, int, int, int]
 _STATES = {int(s): s for s in CardState}
 _MS = timedelta(milliseconds=1)
 _DAY_MS = 86_400_000
@@ -95,23 +97,22 @@ class Replayer:
         self._relearning = _steps(RELEARNING, RELEARNING_STEPS)
 
     def schedule(  # noqa: PLR0912, PLR0915 (one loop: no call made per review)
-        self, grades: Sequence[int], days: Sequence[int], last_at: int, seed: str
+        self, log: Sequence[Review], seed: str
     ) -> Schedule:
-        """The schedule after `grades` (1-4, in log order) given on study days `days`, the last
-        at `last_at` (epoch ms); `seed` names the card (card_seed). Raises ValueError when
-        there is no grade."""
-        if not grades:
+        """The schedule after the reviews of `log`, in the order logged; `seed` names the card
+        (card_seed). Raises ValueError when there is no review."""
+        if not log:
             raise ValueError("no review to replay")
         # Local names: a loop over a card's reviews reads no attribute and calls nothing.
         (e, w9, w10, w11, w12, w13, w14, w15, w16, w19) = self._weights
         decay, factor, recall_scale, forget_short = self._curve
         short, delta_d, reversion, keep = self._short, self._delta_d, self._reversion, self._keep
-        reviews = zip(grades, days, strict=True)
-        first, day = next(reviews)
+        reviews = iter(log)
+        _, first, day, _ = next(reviews)
         s, d = self._first_s[first], self._first_d[first]
         lapses = 0
         wait, state, step = _stepped(self._learning, first, 0)
-        for grade, today in reviews:
+        for _, grade, today, _ in reviews:
             elapsed = today - day
             day = today
             if elapsed < 1:
@@ -151,9 +152,10 @@ class Replayer:
             else:
                 wait, state, step = _stepped(self._relearning, grade, step)
         if wait < 0:
-            wait = self._fuzzed(s, f"{seed}:{len(grades) - 1}") * _DAY_MS
+            wait = self._fuzzed(s, f"{seed}:{len(log) - 1}") * _DAY_MS
         kept = None if state == REVIEW else step  # py-fsrs: a card in review has no step
-        return state, kept, s, d, last_at + wait, last_at, len(grades), lapses, day
+        last_at = log[-1][3]
+        return state, kept, s, d, last_at + wait, last_at, len(log), lapses, day
 
     def _fuzzed(self, s: float, seed: str) -> int:
         """The review interval in days for stability `s`, fuzzed as py-fsrs fuzzes it, with
@@ -201,8 +203,5 @@ def fast_replay(
     history: Iterable[tuple[Rating, Moment]], options: StudyOptions, seed: str
 ) -> Progress:
     """What `scheduler.replay` gives for `history`, computed by `Replayer`."""
-    log = list(history)
-    grades = [int(grade) for grade, _ in log]
-    days = [at.day for _, at in log]
-    chosen = replayer(options.retention, options.parameters)
-    return progress_of(chosen.schedule(grades, days, log[-1][1].at if log else 0, seed))
+    log = [(0, int(grade), at.day, at.at) for grade, at in history]
+    return progress_of(replayer(options.retention, options.parameters).schedule(log, seed))

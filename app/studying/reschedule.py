@@ -84,9 +84,7 @@ def rescheduling(store: Store, folder_id: FolderId | None, cards: Sequence[int] 
                 replayers[folder] = chosen
             first, end = logs.starts[i], logs.starts[i + 1]
             seed = card_seed(WordId(logs.words[i]), logs.directions[i])  # type: ignore[arg-type]
-            after = chosen.schedule(
-                logs.grades[first:end], logs.days[first:end], logs.last_at[i], seed
-            )
+            after = chosen.schedule(logs.reviews[first:end], seed)
             # The study day of the last review is kept with the review, not the card.
             if after[:8] != logs.stored[i]:
                 changed.append((logs.ids[i], logs.stored[i], after[:8]))
