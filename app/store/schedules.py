@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+from app.store.changes import Change, columns, uncaptured
 from app.store.db import Database
 from app.store.staging import STAGE, stage_values
 
@@ -62,29 +63,51 @@ def card_logs(db: Database, where: str, params: Sequence[Any]) -> CardLogs:
 
 def write_schedules(
     db: Database, schedules: Sequence[tuple[int, Stored, Stored]], now: int
-) -> list[int]:
+) -> tuple[list[Change], list[int]]:
     """Write (card id, schedule as read, new schedule) for each card whose stored schedule is
-    still the one read, in one UPDATE; returns the ids of the cards left as they were because
-    they changed since (a grade given while the replay ran, say)."""
-    names = ("id", *(f"{n}_read" for n in ("reps", "last_review")), *COLUMNS)
-    stage_values(
-        db,
-        names,
-        ((card_id, read[6], read[5], *new) for card_id, read, new in schedules),
-    )
+    still the one read, in one UPDATE. Returns the changes written, each as the capture
+    trigger would have made it (tests/store/test_schedules.py holds them equal), and the ids
+    of the cards left as they were because they changed since they were read (a grade given
+    while the replay ran, say)."""
+    names = ("id", "reps_read", "last_review_read", *COLUMNS)
+    stage_values(db, names, ((card_id, read[6], read[5], *new) for card_id, read, new in schedules))
+    unchanged = "c.reps IS s.reps_read AND c.last_review IS s.last_review_read"
     moved = [
         int(row[0])
         for row in db.tuples(
             f"SELECT s.id FROM {STAGE} s LEFT JOIN main.card c ON c.id = s.id "
-            "WHERE c.id IS NULL OR c.reps IS NOT s.reps_read "
-            "OR c.last_review IS NOT s.last_review_read"
+            f"WHERE c.id IS NULL OR NOT ({unchanged})"
         )
     ]
-    sets = ", ".join(f"{n} = s.{n}" for n in COLUMNS)
-    db.execute(
-        f"UPDATE main.card SET {sets}, updated_at = ? FROM {STAGE} AS s WHERE card.id = s.id "
-        "AND card.reps IS s.reps_read AND card.last_review IS s.last_review_read",
-        (now,),
+    fields = columns(db, "card")
+    before = db.tuples(
+        f"SELECT c.*, {', '.join(f's.{n}' for n in COLUMNS)} FROM {STAGE} s "
+        f"JOIN main.card c ON c.id = s.id WHERE {unchanged} ORDER BY c.id"
     )
+    written = (*COLUMNS, "updated_at")
+    # Where each written column is in the card's row, and where its new value is in `before`.
+    into = [fields.index(name) for name in written]
+    count = len(fields)
+    sets = ", ".join(f"{n} = s.{n}" for n in COLUMNS)
+    with uncaptured(db, "card", "update"):
+        db.execute(
+            f"UPDATE main.card AS c SET {sets}, updated_at = ? FROM {STAGE} AS s "
+            f"WHERE c.id = s.id AND {unchanged}",
+            (now,),
+        )
     db.execute(f"DROP TABLE {STAGE}")
-    return moved
+    changes = []
+    for row in before:
+        old = row[:count]
+        new = list(old)
+        for at, value in zip(into, (*row[count:], now), strict=True):
+            new[at] = value
+        changes.append(
+            Change(
+                "card",
+                "update",
+                dict(zip(fields, old, strict=True)),
+                dict(zip(fields, new, strict=True)),
+            )
+        )
+    return changes, moved

@@ -166,8 +166,10 @@ class Study:
         options. Returns the cards not written, changed since they were read."""
         if not schedules:
             return []
-        with self._history.apart("Reschedule"):
-            return write_schedules(self._db, schedules, self._clock())
+        with self._history.apart("Reschedule") as recorded:
+            changes, moved = write_schedules(self._db, schedules, self._clock())
+            recorded.extend(changes)
+        return moved
 
     def _folder_where(self, folder_id: FolderId | None) -> tuple[str, list[str]]:
         scope = q.Scope() if folder_id is None else q.Scope(folders=tuple(self.subtree(folder_id)))
