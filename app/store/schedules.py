@@ -84,9 +84,6 @@ def write_schedules(
         f"SELECT c.*, {', '.join(f's.{n}' for n in COLUMNS)} FROM {STAGE} s "
         f"JOIN main.card c ON c.id = s.id WHERE {unchanged} ORDER BY c.id"
     )
-    written = (*COLUMNS, "updated_at")
-    # Where each written column is in the card's row, and where its new value is in `before`.
-    into = [fields.index(name) for name in written]
     count = len(fields)
     sets = ", ".join(f"{n} = s.{n}" for n in COLUMNS)
     with uncaptured(db, "card", "update"):
@@ -98,16 +95,9 @@ def write_schedules(
     db.execute(f"DROP TABLE {STAGE}")
     changes = []
     for row in before:
-        old = row[:count]
-        new = list(old)
-        for at, value in zip(into, (*row[count:], now), strict=True):
-            new[at] = value
-        changes.append(
-            Change(
-                "card",
-                "update",
-                dict(zip(fields, old, strict=True)),
-                dict(zip(fields, new, strict=True)),
-            )
-        )
+        old = dict(zip(fields, row[:count], strict=True))
+        new = old.copy()  # the row as the trigger's NEW sees it: the same keys, in order
+        new.update(zip(COLUMNS, row[count:], strict=True))
+        new["updated_at"] = now
+        changes.append(Change("card", "update", old, new))
     return changes, moved

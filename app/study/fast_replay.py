@@ -43,8 +43,6 @@ _STATES = {int(s): s for s in CardState}
 _MS = timedelta(milliseconds=1)
 _DAY_MS = 86_400_000
 STABILITY_MIN = 0.001  # py-fsrs's floor of a stability
-# py-fsrs's FUZZ_RANGES as (start, end, factor).
-_FUZZ = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
 
 
 def _ms(wait: timedelta) -> int:
@@ -93,10 +91,23 @@ class Replayer:
         self._recall_scale = e ** w[8]
         self._weights = (e, -w[9], w[10], w[11], -w[12], w[13], w[14], w[15], w[16], -w[19])
         self._curve = (self._decay, self._factor, self._recall_scale, self._forget_short)
-        self._learning = _steps(LEARNING, LEARNING_STEPS)
-        self._relearning = _steps(RELEARNING, RELEARNING_STEPS)
+        learning, relearning = (
+            _steps(LEARNING, LEARNING_STEPS),
+            _steps(RELEARNING, RELEARNING_STEPS),
+        )
+        # Where each grade takes a card: moves[state][step][grade] = (wait, state, step), as
+        # `_stepped` says; a lookup in the loop instead of a call (a review in review state
+        # that is not Again keeps its state; Again starts relearning).
+        depth = range(max(len(LEARNING_STEPS), len(RELEARNING_STEPS), 1))
+        again = _stepped(relearning, 1, 0)
+        self._moves = (
+            (),
+            tuple(tuple(_stepped(learning, g, step) for g in range(5)) for step in depth),
+            (((-1, REVIEW, 0), again, *((-1, REVIEW, 0),) * 3),),
+            tuple(tuple(_stepped(relearning, g, step) for g in range(5)) for step in depth),
+        )
 
-    def schedule(  # noqa: PLR0912, PLR0915 (one loop: no call made per review)
+    def schedule(  # noqa: PLR0912 (one loop: no call made per review)
         self, log: Sequence[Review], seed: str
     ) -> Schedule:
         """The schedule after the reviews of `log`, in the order logged; `seed` names the card
@@ -111,7 +122,8 @@ class Replayer:
         _, first, day, _ = next(reviews)
         s, d = self._first_s[first], self._first_d[first]
         lapses = 0
-        wait, state, step = _stepped(self._learning, first, 0)
+        moves = self._moves
+        wait, state, step = moves[LEARNING][0][first]
         for _, grade, today, _ in reviews:
             elapsed = today - day
             day = today
@@ -141,16 +153,9 @@ class Replayer:
                 d = 1.0
             elif d > 10.0:
                 d = 10.0
-            if state == REVIEW:
-                if grade == 1:
-                    lapses += 1
-                    wait, state, step = _stepped(self._relearning, 1, 0)
-                else:
-                    wait = -1
-            elif state == LEARNING:
-                wait, state, step = _stepped(self._learning, grade, step)
-            else:
-                wait, state, step = _stepped(self._relearning, grade, step)
+            if state == REVIEW and grade == 1:
+                lapses += 1
+            wait, state, step = moves[state][step][grade]
         if wait < 0:
             wait = self._fuzzed(s, f"{seed}:{len(log) - 1}") * _DAY_MS
         kept = None if state == REVIEW else step  # py-fsrs: a card in review has no step
@@ -164,9 +169,14 @@ class Replayer:
         days = min(max(days, 1), self._maximum)
         if days < 2.5:
             return days
-        delta = 1.0
-        for start, end, factor in _FUZZ:
-            delta += factor * max(min(float(days), end) - start, 0.0)
+        # py-fsrs's FUZZ_RANGES, (2.5, 7, 0.15), (7, 20, 0.1), (20, inf, 0.05), summed as it
+        # sums them (a range below the interval adds 0.0, which changes no float).
+        f = float(days)
+        delta = 1.0 + 0.15 * ((7.0 if f > 7.0 else f) - 2.5)
+        if f > 7.0:
+            delta += 0.1 * ((20.0 if f > 20.0 else f) - 7.0)
+            if f > 20.0:
+                delta += 0.05 * (f - 20.0)
         low, high = max(2, round(days - delta)), min(round(days + delta), self._maximum)
         low = min(low, high)
         drawn = (Random(seed).random() * (high - low + 1)) + low
