@@ -85,7 +85,10 @@ def measure(workload: Workload) -> list[Figure]:
     if pyodide["check"] != calibration.expected_check():
         raise SystemExit("bench: the calibration workload did other work under Node")
     cards = f"{int(pyodide['cards']):,}"  # type: ignore[call-overload]
-    note = f"{pyodide['changed']:,} changed; Pyodide 314 under Node, not Chromium"
+    note = (
+        f"{pyodide['changed']:,} changed, a log entry of {pyodide['entry_mb']:.0f} MB; "
+        "Pyodide 314 under Node, not Chromium"
+    )
 
     def figure(key: str, label: str, ms: object, target: float | None = None) -> Figure:
         value = float(ms)  # type: ignore[arg-type]
@@ -97,6 +100,11 @@ def measure(workload: Workload) -> list[Figure]:
             f"Reschedule {cards} cards (Pyodide)",
             pyodide["reschedule_ms"],
             TARGET,
+        ),
+        figure(
+            "reschedule.pyodide.entry",
+            f"Encode the log entry of {cards} rescheduled cards (Pyodide)",
+            pyodide["entry_ms"],
         ),
         figure(
             "reschedule.pyodide.replay",

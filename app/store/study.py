@@ -20,7 +20,7 @@ from app.store import study_queries as q
 from app.store.db import Database
 from app.store.history import History
 from app.store.results import TreeRow
-from app.store.schedules import CardLogs, Stored, card_logs, write_schedules
+from app.store.schedules import CardLogs, Row, card_logs, write_schedules
 from app.study.days import Moment, ReviewLog
 from app.study.model import MODES, CardKey, CardState, Mode, Progress, Rating, StudyCard
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
@@ -160,14 +160,16 @@ class Study:
             params = [*params, json.dumps(list(cards))]
         return card_logs(self._db, where, params)
 
-    def set_schedules(self, schedules: Sequence[tuple[int, Stored, Stored]]) -> list[int]:
-        """Write cards' schedules (card id, schedule as read, new schedule) as their logs
-        give them now: outside undo, like grades, since they follow from the log and the
-        options. Returns the cards not written, changed since they were read."""
+    def set_schedules(
+        self, fields: Sequence[str], schedules: Sequence[tuple[Row, Row]]
+    ) -> list[int]:
+        """Write cards' schedules (the card's row as read with `card_logs`, its new schedule
+        columns) as their logs give them now: outside undo, like grades, since they follow
+        from the log and the options. Returns the cards not written, changed since read."""
         if not schedules:
             return []
         with self._history.apart("Reschedule") as recorded:
-            changes, moved = write_schedules(self._db, schedules, self._clock())
+            changes, moved = write_schedules(self._db, fields, schedules, self._clock())
             recorded.extend(changes)
         return moved
 

@@ -35,8 +35,8 @@ LEARNING, REVIEW, RELEARNING = (
     int(s) for s in (CardState.LEARNING, CardState.REVIEW, CardState.RELEARNING)
 )
 # A card's schedule as the card table's columns hold it (state, step, stability, difficulty,
-# due, last_review, reps, lapses), then the study day of its last review.
-Schedule = tuple[int, int | None, float, float, int, int, int, int, int]
+# due, last_review, reps, lapses); the study day of its last review is kept with the review.
+Schedule = tuple[int, int | None, float, float, int, int, int, int]
 # A logged review as the store reads it: (card id, grade 1-4, study day, when, epoch ms).
 Review = tuple[int, int, int, int]
 _STATES = {int(s): s for s in CardState}
@@ -160,7 +160,7 @@ class Replayer:
             wait = self._fuzzed(s, f"{seed}:{len(log) - 1}") * _DAY_MS
         kept = None if state == REVIEW else step  # py-fsrs: a card in review has no step
         last_at = log[-1][3]
-        return state, kept, s, d, last_at + wait, last_at, len(log), lapses, day
+        return state, kept, s, d, last_at + wait, last_at, len(log), lapses
 
     def _fuzzed(self, s: float, seed: str) -> int:
         """The review interval in days for stability `s`, fuzzed as py-fsrs fuzzes it, with
@@ -204,8 +204,9 @@ def replayer(retention: float, weights: Weights | None = None) -> Replayer:
     return Replayer(retention, weights)
 
 
-def progress_of(schedule: Schedule) -> Progress:
-    state, step, s, d, due, last_review, reps, lapses, day = schedule
+def progress_of(schedule: Schedule, day: int) -> Progress:
+    """The schedule as a card's `Progress`, its last review on study day `day`."""
+    state, step, s, d, due, last_review, reps, lapses = schedule
     return Progress(_STATES[state], step, s, d, due, last_review, reps, lapses, day)
 
 
@@ -214,4 +215,5 @@ def fast_replay(
 ) -> Progress:
     """What `scheduler.replay` gives for `history`, computed by `Replayer`."""
     log = [(0, int(grade), at.day, at.at) for grade, at in history]
-    return progress_of(replayer(options.retention, options.parameters).schedule(log, seed))
+    schedule = replayer(options.retention, options.parameters).schedule(log, seed)
+    return progress_of(schedule, log[-1][2])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 
-from app.domain import FolderId, WordId
+from app.domain import FolderId
 from app.store import Store
 from app.store.changes import Change
 from app.store.study_queries import COLLECTION
@@ -59,6 +59,11 @@ def _scheduling(options: Mapping[str, object]) -> tuple[object, object]:
     return options.get("retention", DEFAULT_OPTIONS.retention), kept
 
 
+def _replayer(options: Mapping[FolderId, StudyOptions], folder: int) -> Replayer:
+    chosen = options.get(FolderId(folder), DEFAULT_OPTIONS)
+    return replayer(chosen.retention, chosen.parameters)
+
+
 def reschedule(store: Store, folder_id: FolderId | None) -> int:
     """Replay every card of a folder and its subfolders (None: everywhere) with its folder's
     options and write those whose schedule changes; returns how many did."""
@@ -73,23 +78,19 @@ def rescheduling(store: Store, folder_id: FolderId | None, cards: Sequence[int] 
     options = store.study.options_map()
     replayers: dict[int, Replayer] = {}
     changed = []
-    total = len(logs.ids)
+    total = len(logs.rows)
+    starts, reviews, stored = logs.starts, logs.reviews, logs.stored
     for start in range(0, total, CHUNK):
         for i in range(start, min(start + CHUNK, total)):
-            folder = logs.folders[i]
-            chosen = replayers.get(folder)
+            chosen = replayers.get(logs.folders[i])
             if chosen is None:
-                folder_options = options.get(FolderId(folder), DEFAULT_OPTIONS)
-                chosen = replayer(folder_options.retention, folder_options.parameters)
-                replayers[folder] = chosen
-            first, end = logs.starts[i], logs.starts[i + 1]
-            seed = card_seed(WordId(logs.words[i]), logs.directions[i])  # type: ignore[arg-type]
-            after = chosen.schedule(logs.reviews[first:end], seed)
-            # The study day of the last review is kept with the review, not the card.
-            if after[:8] != logs.stored[i]:
-                changed.append((logs.ids[i], logs.stored[i], after[:8]))
+                chosen = replayers[logs.folders[i]] = _replayer(options, logs.folders[i])
+            seed = card_seed(*logs.seeds[i])
+            after = chosen.schedule(reviews[starts[i] : starts[i + 1]], seed)
+            if after != stored[i]:
+                changed.append((logs.rows[i], after))
         yield Progress("Rescheduling", min(start + CHUNK, total), total)
-    moved = store.study.set_schedules(changed)
+    moved = store.study.set_schedules(logs.fields, changed)
     if moved:  # graded while the chunks ran: their logs are read again
         return len(changed) - len(moved) + run_steps(rescheduling(store, folder_id, moved))
     return len(changed)

@@ -13,23 +13,19 @@ from app.store import Store
 from app.store import schedules as module
 from app.store.changes import take_captured
 from app.store.db import Database
-from app.store.schedules import write_schedules
+from app.store.schedules import Row, write_schedules
 from app.study.options import StudyOptions
 from app.studying.reschedule import reschedule
 from tests.study.helpers import Clock
 from tests.study.test_reschedule import FITTED, _studied
 
 
-def _new_schedules(store: Store) -> list[tuple[int, tuple[object, ...], tuple[object, ...]]]:
+def _new_schedules(store: Store) -> tuple[list[str], list[tuple[Row, Row]]]:
     logs = store.study.card_logs(None)
     # Any new values will do: a stability a little higher, a due a day later, a lapse more.
-    return [
-        (
-            card_id,
-            read,
-            (*read[:2], read[2] * 1.1, read[3], read[4] + 86_400_000, *read[5:7], read[7] + 1),
-        )
-        for card_id, read in zip(logs.ids, logs.stored, strict=True)
+    return logs.fields, [
+        (row, (*read[:2], read[2] * 1.1, read[3], read[4] + 86_400_000, *read[5:7], read[7] + 1))
+        for row, read in zip(logs.rows, logs.stored, strict=True)
     ]
 
 
@@ -38,9 +34,9 @@ def test_the_changes_written_are_what_the_triggers_capture(monkeypatch: pytest.M
     take_captured(store.study.db)
     image = store.snapshot()
     ours, theirs = (Store(Database.from_bytes(image)) for _ in range(2))
-    made, moved = write_schedules(ours.study.db, _new_schedules(ours), 123)
+    made, moved = write_schedules(ours.study.db, *_new_schedules(ours), 123)
     monkeypatch.setattr(module, "uncaptured", lambda *_: nullcontext())
-    write_schedules(theirs.study.db, _new_schedules(theirs), 123)
+    write_schedules(theirs.study.db, *_new_schedules(theirs), 123)
     captured = take_captured(theirs.study.db)
     assert moved == []
     assert len(made) == len(captured) > 0
@@ -65,10 +61,11 @@ def test_a_reschedule_is_logged_for_the_other_tab_and_keeps_the_trigger() -> Non
 
 def test_a_card_changed_since_it_was_read_is_left_for_the_caller() -> None:
     store, _ = _studied(Clock())
-    planned = _new_schedules(store)
-    graded = planned[0][0]
-    store.study.db.execute("UPDATE card SET reps = reps + 1 WHERE id = ?", (graded,))
+    fields, planned = _new_schedules(store)
+    graded = planned[0][0][0]
+    # Any change to the row counts: here only its folder (a word moved), by a trigger.
+    store.study.db.execute("UPDATE card SET folder_id = folder_id + 1 WHERE id = ?", (graded,))
     take_captured(store.study.db)
     before = store.study.db.first("SELECT * FROM card WHERE id = ?", (graded,))
-    assert store.study.set_schedules(planned) == [graded]
+    assert store.study.set_schedules(fields, planned) == [graded]
     assert dict(store.study.db.first("SELECT * FROM card WHERE id = ?", (graded,))) == dict(before)  # type: ignore[arg-type]
