@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import fsrs.scheduler
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.study.days import Moment
@@ -64,6 +64,8 @@ def _check(
     assert fast_replay(log, options, seed) == replay(log, options, seed)
 
 
+# Exactness is the point: more examples than the quick profile's 20 (about a second).
+@settings(max_examples=200)
 @given(reviews, retentions, weights, st.integers(1, 10**6))
 @example([(Rating.GOOD, 0, 0)], 0.9, DEFAULT, 1)
 @example([(Rating.AGAIN, 0, 0)] * 5, 0.7, DEFAULT, 1)

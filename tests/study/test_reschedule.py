@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from app.store import Store
 from app.store.db import Database
+from app.store.transfer.steps import run_steps
 from app.study.model import Rating, card_seed
 from app.study.options import StudyOptions
 from app.study.scheduler import replay
-from app.studying.reschedule import reschedule
+from app.studying.reschedule import reschedule, rescheduling
 from app.studying.session import StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words
 
@@ -95,3 +96,19 @@ def test_taking_parameters_back_before_any_grade_restores_every_schedule_exactly
     store.undo()  # the options step
     assert reschedule(store, folder) == len(before)
     assert _schedules(store) == before
+
+
+def test_a_card_graded_while_the_chunks_run_is_replayed_from_its_new_log() -> None:
+    clock = Clock()
+    store, folder = _studied(clock)
+    store.study.set_options(folder, StudyOptions(parameters=FITTED))
+    steps = rescheduling(store, folder)
+    step = next(steps)  # the page repaints here, and the learner grades a card
+    assert step.done == step.total > 0
+    scope = {"kind": "folder", "folder": folder}
+    session = StudySession.start(store, scope, "flashcard", clock, lambda: 60)
+    assert session.turn is not None
+    session.reveal()
+    session.grade(Rating.AGAIN)
+    assert run_steps(steps) == step.total
+    _replays(store)
