@@ -71,7 +71,6 @@ class Replayer:
     def __init__(self, retention: float, weights: Weights | None) -> None:
         fsrs = scheduler(retention, weights)
         w = fsrs.parameters
-        self._w = w
         self._decay: float = fsrs._DECAY  # py-fsrs's own constants of its forgetting curve
         self._factor: float = fsrs._FACTOR
         self._interval_scale: float = (fsrs.desired_retention ** (1 / self._decay)) - 1
