@@ -73,7 +73,10 @@ def reschedule(store: Store, folder_id: FolderId | None) -> int:
 def rescheduling(store: Store, folder_id: FolderId | None, cards: Sequence[int] = ()) -> Steps[int]:
     """`reschedule` a chunk of cards at a time (only `cards` of them, if given), so the page
     can answer in between. The logs are read at the start and the schedules written at the
-    end, in one step: a card graded in between is replayed again from its new log."""
+    end, in one step: a card graded in between is replayed again from its new log. Options
+    must not change in between: the cards the write does not find changed would get the
+    schedules of the options read at the start (the page drives this in one task for now,
+    decision 038)."""
     logs = store.study.card_logs(folder_id, cards)
     options = store.study.options_map()
     replayers: dict[int, Replayer] = {}
