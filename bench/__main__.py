@@ -22,7 +22,7 @@ from typing import Any
 from playwright.sync_api import Playwright, sync_playwright
 
 from app.store.durability import SNAPSHOT_EVERY
-from bench import drill, drill_provider, fit, imports, scenarios, startup, voice
+from bench import drill, drill_provider, fit, imports, reschedule, scenarios, startup, voice
 from bench.browser import ROOT, chromium_version, serve
 from bench.calibration import REFERENCE_MEASURED, REFERENCE_MS
 from bench.report import Figure, missing, write
@@ -41,6 +41,7 @@ GROUPS = (
     "voice",
     "drill",
     "provider",
+    "reschedule",
 )
 
 
@@ -178,6 +179,8 @@ def _measure(
             hold_s=args.hold,
             log=_log,
         )
+    if group == "reschedule":  # Pyodide under Node and CPython: no browser (bench/reschedule.py)
+        return reschedule.measure(large())
     if group == "drill":
         return drill.measure(playwright, base_url, cards=args.drill_cards, log=_log)
     return drill_provider.measure(

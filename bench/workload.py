@@ -21,7 +21,6 @@ from app.study.model import DAY_MS, DEFAULT_DAY_START_HOUR, CardState
 from app.study.options import StudyOptions
 
 MAX_DEPTH = 4
-DAY_START_MS = DEFAULT_DAY_START_HOUR * 3_600_000
 INBOX = "Inbox"
 BIG = "Pharmacology"
 
@@ -254,7 +253,7 @@ def _study_history(store: Store, rng: random.Random, size: Size) -> None:
         db.executemany(
             "INSERT INTO review (card_id, rating, reviewed_at, duration_ms, mode, state_before, "
             "stability_before, difficulty_before, due_before, last_review_before, study_day) "
-            "VALUES (?, ?, ?, ?, 'flashcard', ?, ?, ?, ?, ?, ?)",
+            "VALUES (?1, ?2, ?3, ?4, 'flashcard', ?5, ?6, ?7, ?8, ?9, (?3 - ?10) / ?11)",
             _reviews(rng, per_card, now),
         )
     install_capture(db)
@@ -270,8 +269,21 @@ def _reviews(
             rating = rng.choices((1, 2, 3, 4), weights=(12, 15, 63, 10))[0]
             before = CardState.REVIEW if n else CardState.NEW
             duration = rng.randint(1_500, 20_000)
-            day = (at - DAY_START_MS) // DAY_MS  # in UTC, with the default day start
-            yield (card, rating, at, duration, before, 3.0 * n, 5.0, at, at - DAY_MS * n, day)
+            # Study days in UTC with the default day start, as the schema 7 migration counts.
+            start = DEFAULT_DAY_START_HOUR * 3_600_000
+            yield (
+                card,
+                rating,
+                at,
+                duration,
+                before,
+                3.0 * n,
+                5.0,
+                at,
+                at - DAY_MS * n,
+                start,
+                DAY_MS,
+            )
 
 
 def build(size: Size) -> Workload:

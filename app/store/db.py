@@ -118,6 +118,12 @@ class Database:
         row = self._conn.execute(sql, params).fetchone()
         return None if row is None else row[0]
 
+    def tuples(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        """Rows as plain tuples: for reads of many rows, where a `sqlite3.Row` each costs."""
+        cursor = self._conn.cursor()
+        cursor.row_factory = None
+        return cursor.execute(sql, params).fetchall()
+
     def execute(self, sql: str, params: Params = ()) -> sqlite3.Cursor:
         return self._conn.execute(sql, params)
 

@@ -71,16 +71,18 @@ class History:
                 self.version += 1
 
     @contextmanager
-    def apart(self, label: str) -> Iterator[None]:
+    def apart(self, label: str) -> Iterator[list[Change]]:
         """Write outside undo (the assistant's conversation records): saved and broadcast like
         a step, but never on the undo stack. Refused inside a step, so such rows can never be
-        mixed into an undoable changeset."""
+        mixed into an undoable changeset. The block may add changes it wrote uncaptured
+        (`changes.uncaptured`) to the list it is given; they follow the captured ones."""
         if self._read_only:
             raise LexicalError("This workspace is open read-only, so it cannot be changed.")
         self._check_idle()
+        recorded: list[Change] = []
         with self._writing(collection=False):
-            yield
-        written = take_captured(self._db)
+            yield recorded
+        written = take_captured(self._db) + recorded
         if written:
             self._emit(Changeset(label=label, changes=written))
 

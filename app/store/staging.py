@@ -8,7 +8,7 @@ Table and column names always come from code, never from data.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.store.db import Database
@@ -20,13 +20,16 @@ Row = Mapping[str, Any]
 def _stage(db: Database, rows: Sequence[Row]) -> list[str]:
     """Copy `rows` (all with the keys of the first) into the staging table; returns the keys."""
     names = list(rows[0])
+    stage_values(db, names, ([row[n] for n in names] for row in rows))
+    return names
+
+
+def stage_values(db: Database, names: Sequence[str], values: Iterable[Sequence[Any]]) -> None:
+    """Copy rows given as values in the order of `names` into the staging table (emptied
+    first); dropped with `DROP TABLE` when done."""
     db.execute(f"DROP TABLE IF EXISTS {STAGE}")
     db.execute(f"CREATE TABLE {STAGE} ({', '.join(names)})")
-    marks = ", ".join("?" * len(names))
-    db.executemany(
-        f"INSERT INTO {STAGE} VALUES ({marks})", ([row[n] for n in names] for row in rows)
-    )
-    return names
+    db.executemany(f"INSERT INTO {STAGE} VALUES ({', '.join('?' * len(names))})", values)
 
 
 def insert_rows(db: Database, table: str, rows: Sequence[Row], *, upsert: bool = False) -> None:

@@ -20,6 +20,7 @@ from app.store import study_queries as q
 from app.store.db import Database
 from app.store.history import History
 from app.store.results import TreeRow
+from app.store.schedules import CardLogs, Row, card_logs, write_schedules
 from app.study.days import Moment, ReviewLog
 from app.study.model import MODES, CardKey, CardState, Mode, Progress, Rating, StudyCard
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
@@ -133,15 +134,9 @@ class Study:
             logs = self._histories("c.id IN (SELECT value FROM json_each(?))", [batch])
             yield min(start + size, len(ids)), len(ids), list(logs.values())
 
-    def logged_cards(
-        self, folder_id: FolderId | None, words: Sequence[WordId] | None = None
-    ) -> list[LoggedCard]:
-        """Every card of a folder and its subfolders (None: everywhere), or of `words`, with
-        its review log."""
-        if words is None:
-            where, params = self._folder_where(folder_id)
-        else:
-            where, params = q.scope_where(q.Scope(words=tuple(words)), "c")
+    def logged_cards(self, folder_id: FolderId | None) -> list[LoggedCard]:
+        """Every card of a folder and its subfolders (None: everywhere) with its review log."""
+        where, params = self._folder_where(folder_id)
         logs = self._histories(where, params)
         rows = self._db.execute(
             f"SELECT c.*, (SELECT r.study_day FROM review r WHERE r.card_id = c.id "
@@ -174,22 +169,34 @@ class Study:
         )
         return 0 if found is None else int(found["reviews"]) - int(found["cards"])
 
-    def set_schedules(self, schedules: Sequence[tuple[int, Progress]]) -> None:
-        """Write cards' schedules (card id, schedule) as their logs give them now: outside
-        undo, like grades, since they follow from the log and the options."""
+    def card_logs(self, folder_id: FolderId | None, cards: Sequence[int] = ()) -> CardLogs:
+        """Every card with reviews of a folder and its subfolders (None: everywhere), or only
+        `cards` of them, with its log as plain numbers (app/store/schedules.py)."""
+        where, params = self._folder_where(folder_id)
+        if cards:
+            where = f"{where} AND c.id IN (SELECT value FROM json_each(?))"
+            params = [*params, json.dumps(list(cards))]
+        return card_logs(self._db, where, params)
+
+    def set_schedules(
+        self, fields: Sequence[str], schedules: Sequence[tuple[Row, Row]]
+    ) -> list[int]:
+        """Write cards' schedules (the card's row as read with `card_logs`, its new schedule
+        columns) as their logs give them now: outside undo, like grades, since they follow
+        from the log and the options. Returns the cards not written, changed since read."""
         if not schedules:
-            return
-        now = self._clock()
-        with self._history.apart("Reschedule"):
-            for card_id, progress in schedules:
-                self._db.update("card", card_id, _progress_values(progress), now)
+            return []
+        with self._history.apart("Reschedule") as recorded:
+            changes, moved = write_schedules(self._db, fields, schedules, self._clock())
+            recorded.extend(changes)
+        return moved
 
     def _folder_where(self, folder_id: FolderId | None) -> tuple[str, list[str]]:
         scope = q.Scope() if folder_id is None else q.Scope(folders=tuple(self.subtree(folder_id)))
         return q.scope_where(scope, "c")
 
     def _histories(self, where: str, params: list[Any]) -> dict[int, ReviewLog]:
-        rows = self._db.execute(
+        rows = self._db.tuples(
             "SELECT r.card_id, r.rating, r.reviewed_at, r.study_day FROM review r "
             f"JOIN card c ON c.id = r.card_id WHERE {where} ORDER BY r.card_id, r.id",
             params,

@@ -7,17 +7,19 @@ would have left, later grades included."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
 
-from app.domain import FolderId, WordId
+from app.domain import FolderId
 from app.store import Store
 from app.store.changes import Change
 from app.store.queries import moved_placement
 from app.store.study_queries import COLLECTION
+from app.store.transfer.steps import Progress, Steps, run_steps
+from app.study.fast_replay import Replayer, replayer
 from app.study.model import card_seed
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
-from app.study.scheduler import replay
+
+CHUNK = 5_000  # cards replayed between two repaints (about 50 ms in the page)
 
 
 def schedules_differ(before: StudyOptions, after: StudyOptions) -> bool:
@@ -72,7 +74,7 @@ def rescheduled_after_moves(store: Store, changes: Iterable[Change]) -> int:
     def of(folder: object) -> StudyOptions:
         return options.get(FolderId(folder), collection) if isinstance(folder, int) else collection
 
-    words: set[WordId] = set()
+    cards: set[int] = set()
     folders: list[FolderId] = []
     for change in changes:
         if not moved_placement(change):
@@ -80,28 +82,50 @@ def rescheduled_after_moves(store: Store, changes: Iterable[Change]) -> int:
         assert change.old is not None
         assert change.new is not None
         if change.table == "card":
-            words.add(WordId(int(str(change.new["word_id"]))))
+            cards.add(int(str(change.new["id"])))
             continue
         folder = FolderId(int(str(change.new["id"])))
         if folder not in own and schedules_differ(of(change.old["parent_id"]), of(folder)):
             folders.append(folder)
-    moved = reschedule(store, None, words=sorted(words)) if words else 0
+    moved = reschedule(store, None, sorted(cards)) if cards else 0
     return moved + sum(reschedule(store, folder) for folder in folders)
 
 
-def reschedule(
-    store: Store, folder_id: FolderId | None, *, words: list[WordId] | None = None
-) -> int:
-    """Replay every card of a folder and its subfolders (None: everywhere), or of `words`,
+def _replayer(options: Mapping[FolderId, StudyOptions], folder: int) -> Replayer:
+    chosen = options.get(FolderId(folder), DEFAULT_OPTIONS)
+    return replayer(chosen.retention, chosen.parameters)
+
+
+def reschedule(store: Store, folder_id: FolderId | None, cards: Sequence[int] = ()) -> int:
+    """Replay every card of a folder and its subfolders (None: everywhere), or only `cards`,
     with its folder's options and write those whose schedule changes; returns how many did."""
+    return run_steps(rescheduling(store, folder_id, cards))
+
+
+def rescheduling(store: Store, folder_id: FolderId | None, cards: Sequence[int] = ()) -> Steps[int]:
+    """`reschedule` a chunk of cards at a time (only `cards` of them, if given), so the page
+    can answer in between. The logs are read at the start and the schedules written at the
+    end, in one step: a card graded in between is replayed again from its new log. Options
+    must not change in between: the cards the write does not find changed would get the
+    schedules of the options read at the start (the page drives this in one task for now,
+    decision 039)."""
+    logs = store.study.card_logs(folder_id, cards)
     options = store.study.options_map()
+    replayers: dict[int, Replayer] = {}
     changed = []
-    for card in store.study.logged_cards(folder_id, words):
-        if not card.log:  # a card without reviews has nothing to replay
-            continue
-        seed = card_seed(*card.key)
-        after = replay(card.log, options.get(card.folder_id, DEFAULT_OPTIONS), seed)
-        if replace(after, last_day=None) != replace(card.progress, last_day=None):
-            changed.append((card.id, after))
-    store.study.set_schedules(changed)
+    total = len(logs.rows)
+    starts, reviews, stored = logs.starts, logs.reviews, logs.stored
+    for start in range(0, total, CHUNK):
+        for i in range(start, min(start + CHUNK, total)):
+            chosen = replayers.get(logs.folders[i])
+            if chosen is None:
+                chosen = replayers[logs.folders[i]] = _replayer(options, logs.folders[i])
+            seed = card_seed(*logs.seeds[i])
+            after = chosen.schedule(reviews[starts[i] : starts[i + 1]], seed)
+            if after != stored[i]:
+                changed.append((logs.rows[i], after))
+        yield Progress("Rescheduling", min(start + CHUNK, total), total)
+    moved = store.study.set_schedules(logs.fields, changed)
+    if moved:  # graded while the chunks ran: their logs are read again
+        return len(changed) - len(moved) + run_steps(rescheduling(store, folder_id, moved))
     return len(changed)

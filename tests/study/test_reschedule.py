@@ -9,10 +9,11 @@ from app.store import Store
 from app.store.changes import Changeset
 from app.store.db import Database
 from app.store.queries import changes_placement
+from app.store.transfer.steps import run_steps
 from app.study.model import Rating, card_seed
 from app.study.options import StudyOptions
 from app.study.scheduler import replay
-from app.studying.reschedule import reschedule, rescheduled_after_moves
+from app.studying.reschedule import reschedule, rescheduled_after_moves, rescheduling
 from app.studying.session import StudySession
 from tests.study.helpers import SPANISH, Clock, folder_with_words
 
@@ -185,4 +186,19 @@ def test_a_folder_moved_under_other_options_follows_them_unless_it_has_its_own()
     store.study.set_options(verbs.id, StudyOptions())
     store.move_folder(verbs.id, slow.id)
     assert counts[-1] == 0
+
+
+def test_a_card_graded_while_the_chunks_run_is_replayed_from_its_new_log() -> None:
+    clock = Clock()
+    store, folder = _studied(clock)
+    store.study.set_options(folder, StudyOptions(parameters=FITTED))
+    steps = rescheduling(store, folder)
+    step = next(steps)  # the page repaints here, and the learner grades a card
+    assert step.done == step.total > 0
+    scope = {"kind": "folder", "folder": folder}
+    session = StudySession.start(store, scope, "flashcard", clock, lambda: 60)
+    assert session.turn is not None
+    session.reveal()
+    session.grade(Rating.AGAIN)
+    assert run_steps(steps) == step.total
     _replays(store)

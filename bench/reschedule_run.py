@@ -1,0 +1,55 @@
+"""The reschedule figure's timed part (bench/reschedule.py), the same under CPython and in the
+vendored Pyodide under Node: a stored collection's cards replayed from their logs, first the
+replay alone, then the whole reschedule (reads, replay, the write and its change capture)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from app.store import Store
+from app.store.changes import Changeset, take_captured
+from app.store.oplog import encode_entry
+from app.study.fast_replay import replayer
+from app.study.model import card_seed
+from app.studying.reschedule import reschedule
+
+# Another retention than the workload's: every card's due date moves.
+RETENTION = 0.85
+
+
+def replay_only(store: Store) -> tuple[float, int]:
+    """ms to replay every logged card (after reading the logs), and how many cards."""
+    logs = store.study.card_logs(None)
+    chosen = replayer(RETENTION, None)
+    start = time.perf_counter()
+    for i, (word, direction) in enumerate(logs.seeds):
+        log = logs.reviews[logs.starts[i] : logs.starts[i + 1]]
+        chosen.schedule(log, card_seed(word, direction))
+    return (time.perf_counter() - start) * 1000, len(logs.rows)
+
+
+def measured(image: bytes) -> dict[str, Any]:
+    """Both times for the collection in `image`, with how many cards changed."""
+    store = Store.from_snapshot(image)
+    options = store.study.options_for(None)[0]
+    store.study.set_options(None, options.model_copy(update={"retention": RETENTION}))
+    take_captured(store.study.db)
+    replay_ms, cards = replay_only(store)
+    written: list[Changeset] = []
+    store.subscribe(written.append)
+    start = time.perf_counter()
+    changed = reschedule(store, None)
+    reschedule_ms = (time.perf_counter() - start) * 1000
+    # What the page does next with the changeset: the operation log's entry (app/saving.py
+    # then puts it in IndexedDB, which is not timed here).
+    start = time.perf_counter()
+    entry = encode_entry(1, written[-1]) if written else ""
+    return {
+        "cards": cards,
+        "changed": changed,
+        "replay_ms": replay_ms,
+        "reschedule_ms": reschedule_ms,
+        "entry_ms": (time.perf_counter() - start) * 1000,
+        "entry_mb": len(entry.encode()) / 1e6,
+    }
