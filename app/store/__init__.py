@@ -327,6 +327,11 @@ class Store:
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         return self._history.subscribe(listener)
 
+    def apply_remote(self, changes: Iterable[Change], label: str = "Synced") -> None:
+        """Write what another device changed (app/sync), through the ordinary `apply`: listeners
+        receive exactly what was written, as after an undo, but it is never on the undo stack."""
+        self._history.apply_remote(changes, label)
+
     def apply_logged(self, changes: Iterable[Change]) -> None:
         changes = list(changes)
         self._history.apply_logged(changes)

@@ -136,6 +136,11 @@ class History:
         if written:
             self._emit(Changeset(label=label, changes=written))
 
+    def apply_remote(self, changes: Iterable[Change], label: str) -> None:
+        """Write changes another device made (app/sync): not undoable, but saved, logged and
+        broadcast like any step, so durability and a following tab need nothing new."""
+        self._replay(changes, label)
+
     def apply_logged(self, changes: Iterable[Change]) -> None:
         """Replay changes from the operation log: not undoable, not emitted."""
         self._check_idle()

@@ -15,7 +15,6 @@ from app.store import Store
 from app.store.changes import Change
 from app.store.queries import moved_placement
 from app.store.study_queries import COLLECTION
-from app.study.model import card_seed
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
 from app.study.scheduler import replay
 
@@ -99,8 +98,7 @@ def reschedule(
     for card in store.study.logged_cards(folder_id, words):
         if not card.log:  # a card without reviews has nothing to replay
             continue
-        seed = card_seed(*card.key)
-        after = replay(card.log, options.get(card.folder_id, DEFAULT_OPTIONS), seed)
+        after = replay(card.log, options.get(card.folder_id, DEFAULT_OPTIONS), card.seed)
         if replace(after, last_day=None) != replace(card.progress, last_day=None):
             changed.append((card.id, after))
     store.study.set_schedules(changed)
