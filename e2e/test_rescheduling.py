@@ -12,7 +12,6 @@ from playwright.sync_api import Page, expect
 
 from app.store import Store
 from app.store.db import Database
-from app.study.model import card_seed
 from app.study.scheduler import replay
 from e2e.conftest import screenshot
 from e2e.lexical_ui import create_folder, dialog, toast, tree_link, wait_saved, word_item
@@ -36,7 +35,7 @@ def _schedules(store: Store, term: str) -> dict[str, object]:
     options = store.study.options_map()
     found = {}
     for card in store.study.logged_cards(None):
-        assert replay(card.log, options[card.folder_id], card_seed(*card.key)) == card.progress
+        assert replay(card.log, options[card.folder_id], card.seed) == card.progress
         if store.word(card.key[0]).term == term:
             found[card.key[1]] = card.progress
     return found

@@ -29,6 +29,7 @@ from app.store.results import (
     WordsMoved,
 )
 from app.store.search import search
+from app.store.synced import Synced
 from app.store.transfer.steps import Steps, run_steps
 from app.store.word_list import WordPage, WordQuery
 from app.study import days
@@ -85,6 +86,11 @@ class Store:
         from app.store.study import Study  # noqa: PLC0415 (see above)
 
         return Study(self._db, self._history, self._clock, self.folder_tree)
+
+    @cached_property
+    def synced(self) -> Synced:
+        """The rows sync compares with its document (app/sync)."""
+        return Synced(self._db)
 
     @classmethod
     def open(cls, path: str = ":memory:", *, read_only: bool = False) -> Store:
@@ -326,6 +332,12 @@ class Store:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         return self._history.subscribe(listener)
+
+    def apply_remote(self, changes: Iterable[Change], label: str = "Synced") -> list[Change]:
+        """Write what another device changed (app/sync), through the ordinary `apply`: listeners
+        receive exactly what was written (returned too), as after an undo, but it is never on
+        the undo stack."""
+        return self._history.apply_remote(changes, label)
 
     def apply_logged(self, changes: Iterable[Change]) -> None:
         changes = list(changes)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from app.ids import uuid7
 from app.text.fold import fold
 from app.text.markdown import plain_text
 
@@ -26,6 +27,12 @@ def register_functions(conn: sqlite3.Connection) -> None:
     conn.create_function("md_text", 1, _md_text, deterministic=True)
     # Filtering a folder's words matches terms and meanings ignoring case and accents.
     conn.create_function("word_text", 2, _word_text, deterministic=True)
+    # Every synced row's global id (schema 8): the default of its `gid` column, so every way a
+    # row is inserted (commands, imports, restores, undo, the operation log) gets one, and a
+    # row written back with its gid (undo, redo, a replayed log) keeps it. With an argument,
+    # the id of a row made at that millisecond (the migration numbering existing rows).
+    conn.create_function("uuid7", 0, uuid7)
+    conn.create_function("uuid7", 1, uuid7)
 
 
 def _md_text(source: object) -> str:

@@ -129,7 +129,7 @@ class History:
         self._undo.append(changeset)
         return changeset
 
-    def _replay(self, changes: Iterable[Change], label: str) -> None:
+    def _replay(self, changes: Iterable[Change], label: str) -> list[Change]:
         # Written through the capture triggers so listeners log exactly what changed.
         self._check_idle()
         with self._writing():
@@ -137,6 +137,13 @@ class History:
         written = take_captured(self._db)
         if written:
             self._emit(Changeset(label=label, changes=written))
+        return written
+
+    def apply_remote(self, changes: Iterable[Change], label: str) -> list[Change]:
+        """Write changes another device made (app/sync): not undoable, but saved, logged and
+        broadcast like any step, so durability and a following tab need nothing new. Returns
+        what was written, triggers' writes included."""
+        return self._replay(changes, label)
 
     def apply_logged(self, changes: Iterable[Change]) -> None:
         """Replay changes from the operation log: not undoable, not emitted."""

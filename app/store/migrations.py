@@ -253,6 +253,56 @@ def _v7_review_days(db: Database) -> None:
     db.execute("UPDATE review SET study_day = (reviewed_at - ?) / ?", (start * 3_600_000, DAY_MS))
 
 
+# Rows that sync (issue 27, decision 040) get a global id; cards and study options derive
+# theirs (a card's from its word and direction, a folder's options from the folder), so they
+# need none of their own. A review's id is counted from when it was given, other rows' from
+# when they were made. Reviews stay in the order they were written within a millisecond too.
+_GLOBAL_IDS = {
+    "folder": "created_at",
+    "word": "created_at",
+    "note": "created_at",
+    "review": "reviewed_at",
+}
+# SQLite cannot add a column whose default is not a constant, so each table is copied into a
+# new one with it (its rows keep their ids, so the search index, keyed on them, stays right).
+_GID_COLUMN = "gid TEXT NOT NULL DEFAULT (uuid7())"
+# What seeds the fuzz of a word's cards (app/study/model.py card_seed): NULL for the word's
+# local id, as before this schema, so no stored schedule changes; a word that came from another
+# device keeps the seed it has there, so its cards replay alike on both (decision 040).
+_SEED_COLUMN = "seed TEXT"
+
+
+def _v8_global_ids(db: Database) -> None:
+    # Triggers name the tables they write: dropped while the tables are swapped, then made
+    # again exactly as they were (the tables' own indexes go and come with them).
+    kept = [
+        row["sql"]
+        for row in db.all(
+            "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND (type = 'trigger' OR "
+            f"(type = 'index' AND tbl_name IN ({', '.join('?' * len(_GLOBAL_IDS))}))) "
+            "ORDER BY type = 'trigger', rowid",
+            list(_GLOBAL_IDS),
+        )
+    ]
+    for row in db.all("SELECT name FROM sqlite_schema WHERE type = 'trigger'"):
+        db.execute(f"DROP TRIGGER {row['name']}")
+    for table, made in _GLOBAL_IDS.items():
+        sql = str(db.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", (table,)))
+        extra = [_GID_COLUMN, *([_SEED_COLUMN] if table == "word" else [])]
+        head, _, _ = sql.rpartition(")")
+        db.execute(f"{head.replace(table, f'{table}_v8', 1)}, {', '.join(extra)})")
+        names = ", ".join(row["name"] for row in db.all(f"PRAGMA main.table_info({table})"))
+        db.execute(
+            f"INSERT INTO {table}_v8 ({names}, gid) SELECT {names}, uuid7({made}) FROM {table} "
+            "ORDER BY id"
+        )
+        db.execute(f"DROP TABLE {table}")
+        db.execute(f"ALTER TABLE {table}_v8 RENAME TO {table}")
+        db.execute(f"CREATE UNIQUE INDEX {table}_by_gid ON {table}(gid)")
+    for statement in kept:
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_initial_schema,
     _v2_plain_text_note_search,
@@ -261,6 +311,7 @@ MIGRATIONS: list[Callable[[Database], None]] = [
     _v5_folder_language,
     _v6_voice_timings,
     _v7_review_days,
+    _v8_global_ids,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -15,7 +15,7 @@ from typing import Any
 from app.store.changes import Change, columns, uncaptured
 from app.store.db import Database
 from app.store.staging import STAGE, stage_values
-from app.study.model import Direction
+from app.study.model import SEED_BASIS_SQL, Direction
 
 # The card columns a schedule is written to, in the order the replay gives them
 # (app/study/fast_replay.py's Schedule).
@@ -33,7 +33,7 @@ class CardLogs:
     rows: list[Row]  # each card's row as read
     stored: list[Row]  # each card's COLUMNS as read
     folders: list[int]
-    seeds: list[tuple[int, Direction]]  # each card's word and direction (card_seed)
+    seeds: list[tuple[str, Direction]]  # each card's seed basis and direction (card_seed)
     reviews: list[tuple[int, int, int, int]]
     starts: list[int]  # one more than there are cards
 
@@ -43,7 +43,8 @@ def card_logs(db: Database, where: str, params: Sequence[Any]) -> CardLogs:
     fields = columns(db, "card")
     found = db.tuples(
         f"SELECT {', '.join(f'c.{n}' for n in fields)}, "
-        "(SELECT count(*) FROM review r WHERE r.card_id = c.id) AS reviews "
+        "(SELECT count(*) FROM review r WHERE r.card_id = c.id) AS reviews, "
+        f"(SELECT {SEED_BASIS_SQL} FROM word w WHERE w.id = c.word_id) AS basis "
         f"FROM card c WHERE {where} AND EXISTS (SELECT 1 FROM review r WHERE r.card_id = c.id) "
         "ORDER BY c.id",
         params,
@@ -62,13 +63,13 @@ def card_logs(db: Database, where: str, params: Sequence[Any]) -> CardLogs:
     )
     count = len(fields)
     rows = [row[:count] for row in found]
-    folder, seed = itemgetter(fields.index("folder_id")), _picker(fields, ("word_id", "direction"))
+    folder, direction = itemgetter(fields.index("folder_id")), itemgetter(fields.index("direction"))
     return CardLogs(
         fields=fields,
         rows=rows,
         stored=list(map(_picker(fields, COLUMNS), rows)),
         folders=list(map(folder, rows)),
-        seeds=list(map(seed, rows)),
+        seeds=[(row[count + 1], direction(row)) for row in found],
         reviews=reviews,
         starts=list(accumulate((row[count] for row in found), initial=0)),
     )

@@ -22,7 +22,17 @@ from app.store.history import History
 from app.store.results import TreeRow
 from app.store.schedules import CardLogs, Row, card_logs, write_schedules
 from app.study.days import Moment, ReviewLog
-from app.study.model import MODES, CardKey, CardState, Mode, Progress, Rating, StudyCard
+from app.study.model import (
+    MODES,
+    SEED_BASIS_SQL,
+    CardKey,
+    CardState,
+    Mode,
+    Progress,
+    Rating,
+    StudyCard,
+    card_seed,
+)
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
 
 # The schedule a review keeps as it was before the grade (review column = card column + _before).
@@ -59,6 +69,7 @@ class LoggedCard:
     folder_id: FolderId
     progress: Progress
     log: ReviewLog
+    seed: str  # what seeds its fuzz (card_seed)
 
 
 def _progress_values(progress: Progress) -> dict[str, Any]:
@@ -140,7 +151,8 @@ class Study:
         logs = self._histories(where, params)
         rows = self._db.execute(
             f"SELECT c.*, (SELECT r.study_day FROM review r WHERE r.card_id = c.id "
-            f"ORDER BY r.id DESC LIMIT 1) AS last_day FROM card c WHERE {where} ORDER BY c.id",
+            f"ORDER BY r.id DESC LIMIT 1) AS last_day, {SEED_BASIS_SQL} AS basis FROM card c "
+            f"JOIN word w ON w.id = c.word_id WHERE {where} ORDER BY c.id",
             params,
         )
         return [
@@ -150,6 +162,7 @@ class Study:
                 r["folder_id"],
                 q.progress_of(r),
                 logs.get(r["id"], []),
+                card_seed(r["basis"], r["direction"]),
             )
             for r in rows
         ]

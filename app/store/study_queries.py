@@ -19,6 +19,7 @@ from app.store.results import TreeRow
 from app.study.model import (
     DEFAULT_DAY_START_HOUR,
     DIRECTIONS,
+    SEED_BASIS_SQL,
     CardKey,
     CardState,
     Direction,
@@ -235,7 +236,7 @@ def progress_of(row: sqlite3.Row) -> Progress:
 
 def study_card(db: Database, key: CardKey) -> StudyCard:
     word_id, direction = key
-    word = db.first("SELECT * FROM word WHERE id = ?", (word_id,))
+    word = db.first(f"SELECT *, {SEED_BASIS_SQL} AS basis FROM word w WHERE id = ?", (word_id,))
     if word is None:
         raise NotFound("That word is no longer in your collection.")
     card = db.first(
@@ -259,6 +260,7 @@ def study_card(db: Database, key: CardKey) -> StudyCard:
         lang=word["lang"],
         card_id=None if card is None else int(card["id"]),
         progress=progress,
+        seed_basis=word["basis"],
     )
 
 

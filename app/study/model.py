@@ -56,10 +56,17 @@ CardKey = tuple[WordId, Direction]
 Weights = tuple[float, ...]  # FSRS-6's 21 parameters (validated in app.study.options)
 
 
-def card_seed(word_id: int, direction: Direction) -> str:
-    """What seeds a card's fuzz (app/study/scheduler.py): its word and direction, which name
-    one card in a collection whenever and wherever it is reviewed or replayed."""
-    return f"{word_id}:{direction}"
+# The SQL of a word's seed basis (alias `w`): its `seed` when it came from another device, else
+# its local id (decision 040).
+SEED_BASIS_SQL = "coalesce(w.seed, CAST(w.id AS TEXT))"
+
+
+def card_seed(basis: str, direction: Direction) -> str:
+    """What seeds a card's fuzz (app/study/scheduler.py): its word's seed basis and its
+    direction, which name one card whenever and wherever it is reviewed or replayed. The basis
+    is the word's local id, or, for a word that came from another device, the basis it has
+    there (`word.seed`), so every device replays it with the same fuzz (decision 040)."""
+    return f"{basis}:{direction}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +98,7 @@ class StudyCard:
     lang: str
     card_id: int | None  # None while the card is new
     progress: Progress | None  # None while the card is new
+    seed_basis: str  # the word's (card_seed)
 
     @property
     def key(self) -> CardKey:
@@ -98,7 +106,7 @@ class StudyCard:
 
     @property
     def seed(self) -> str:
-        return card_seed(self.word_id, self.direction)
+        return card_seed(self.seed_basis, self.direction)
 
     @property
     def state(self) -> CardState:

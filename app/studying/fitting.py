@@ -14,8 +14,8 @@ from app.study.model import Weights
 from app.study.options import StudyOptions
 from app.study.scheduler import predictions
 from app.study.training import Accuracy, Tally, TrainingSet
-from app.study.workload import Workload, workload
 from app.studying.reschedule import reschedule
+from app.studying.workload import Workload, workload
 
 # Work between two steps (the page runs steps for about 20 ms a task: app/browser/slices.py):
 # cards whose reviews are read, and reviews predicted with both sets.

@@ -9,9 +9,9 @@ from app.store.transfer.steps import run_steps
 from app.study.options import DEFAULT_OPTIONS
 from app.study.scheduler import predictions
 from app.study.training import accuracy, training_set
-from app.study.workload import workload
 from app.studying import fitting
 from app.studying.fitting import compared, fit_inputs
+from app.studying.workload import workload
 from tests.study.helpers import Clock
 from tests.study.test_reschedule import FITTED, _studied
 from tests.study.test_workload import NOW

@@ -10,7 +10,7 @@ from app.store.changes import Changeset
 from app.store.db import Database
 from app.store.queries import changes_placement
 from app.store.transfer.steps import run_steps
-from app.study.model import Rating, card_seed
+from app.study.model import Rating
 from app.study.options import StudyOptions
 from app.study.scheduler import replay
 from app.studying.reschedule import reschedule, rescheduled_after_moves, rescheduling
@@ -47,7 +47,7 @@ def _schedules(store: Store) -> dict[int, object]:
 def _replays(store: Store) -> None:
     options = store.study.options_map()
     for card in store.study.logged_cards(None):
-        expected = replay(card.log, options[card.folder_id], card_seed(*card.key))
+        expected = replay(card.log, options[card.folder_id], card.seed)
         assert expected == card.progress
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from app.store.transfer.steps import run_steps
-from app.study import workload as workload_module
 from app.study.days import Moment
 from app.study.model import DAY_MS
 from app.study.options import StudyOptions
-from app.study.workload import HORIZON_DAYS, sample, workload
+from app.studying import workload as workload_module
+from app.studying.workload import HORIZON_DAYS, sample, workload
 from tests.study.simulated import START_DAY, simulated_logs
 
 NOW = Moment.logged((START_DAY + 200) * DAY_MS + 3_600_000, START_DAY + 200)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from app.domain import FolderId
 from app.study.training import Accuracy
-from app.study.workload import Workload
 from app.studying.fitting import Comparison
+from app.studying.workload import Workload
 from app.text.nodes import El, find_all, text_content
 from app.ui.study_dialogs import fit_result_view
 from tests.study.test_reschedule import FITTED

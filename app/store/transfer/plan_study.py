@@ -211,7 +211,8 @@ class _Planner:
         reviews = history.reviews
         # Anki keeps no study day with a review: each falls on the learner's days here.
         moments = [replace(self.now, at=at) for _, at, _ in reviews]
-        seed = card_seed(candidate.word_id, candidate.direction)
+        basis = self.existing.seeds.get(candidate.word_id, str(candidate.word_id))
+        seed = card_seed(basis, candidate.direction)
         key = (seed, len(reviews), options.retention, options.parameters)
         steps = self.study.replays.get(key)
         if steps is None:

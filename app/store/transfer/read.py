@@ -123,6 +123,9 @@ class Existing:
     next_card_id: int = 1
     counts: tuple[int, int, int] = (0, 0, 0)  # folders, words, notes
     cards_count: int = 0
+    # The seed basis of words that came from another device (app/study/model.py card_seed);
+    # every other word's is its id.
+    seeds: dict[int, str] = field(default_factory=dict)
 
 
 def existing(db: Database, *, contents: bool) -> Existing:
@@ -150,6 +153,7 @@ def existing(db: Database, *, contents: bool) -> Existing:
             r["id"], json.loads(r["meanings"]), r["notes"], r["color"], r["lang"]
         )
     now.notes = {(r[0], r[1], r[2]) for r in db.all("SELECT folder_id, title, body FROM note")}
+    now.seeds = {r[0]: r[1] for r in db.all("SELECT id, seed FROM word WHERE seed IS NOT NULL")}
     return now
 
 

@@ -85,7 +85,7 @@ def test_a_reviewed_card_gets_the_schedule_the_scheduler_gives(retention: float 
     # The reviews fall on the study days of the importing device (UTC here, 4 a.m.), and the
     # fuzz is drawn from the card: the replay gives the same schedule every time.
     moments = [(rating, store.moment(0, at)) for rating, at in history]
-    seed = card_seed(card["word_id"], "forward")
+    seed = card_seed(str(card["word_id"]), "forward")
     expected = replayed(moments, StudyOptions(retention=retention or 0.9), seed)
     assert replay(moments, StudyOptions(retention=retention or 0.9), seed) == expected[-1]
     assert (summary.cards, summary.reviews, summary.study_notes) == (1, len(LEARNED), [])

@@ -1,0 +1,513 @@
+"""The sync adapter: local changesets into the document, the document's changes into the store.
+
+Local: each changeset the store's listeners receive becomes writes to the document, row by row
+and field by field (app/sync/model.py), in one transaction, so one update goes out.
+Remote: the rows an update touched are written to the database as the document now resolves
+them, through `Store.apply_remote` (the ordinary `apply()`), so they are saved, logged and
+followed by a second tab like any edit. What that writes is not sent back (no echo), and rows
+that already read as the document says are not written at all.
+
+The database is a function of the document: a folder is shown if it is not deleted and its
+parent is shown (a cycle of moves made apart is broken the same way everywhere: the folder of
+the cycle whose move is oldest goes to the top level); a word or note if its folder is shown;
+a card, in each direction, is the replay of the word's live reviews, in order of when they were
+given. A row deleted along with its container (a folder's words, a word's reviews) is not
+tombstoned itself: it is hidden while its container is, so what another device moved out of
+the folder meanwhile stays, and undoing the delete brings everything back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.store import Store
+from app.store.changes import Change, Changeset, Table
+from app.store.study_queries import COLLECTION as COLLECTION_ROW
+from app.store.words import meanings_json
+from app.study.days import Moment
+from app.study.model import CardState, Direction, Progress, Rating, card_seed
+from app.study.options import DEFAULT_OPTIONS
+from app.study.scheduler import replayed
+from app.studying.reschedule import rescheduled_after_moves, rescheduled_by
+from app.sync.engine import Engine, Touched
+from app.sync.model import KINDS, Conflict, Document, Kind, RowState
+
+Row = dict[str, Any]
+TABLE_OF: dict[Kind, Table] = {"folders": "folder", "words": "word", "notes": "note"}
+KIND_OF: dict[str, Kind] = {table: kind for kind, table in TABLE_OF.items()}
+REVIEW_FIELDS = ("rating", "reviewed_at", "study_day", "duration_ms", "mode")
+SCHEDULE = ("state", "step", "stability", "difficulty", "due", "last_review")
+LABEL = "Synced"
+
+
+@dataclass
+class _Lookup:
+    """Local ids to rows, from the changeset first (rows it deleted are gone from the
+    database), then from the database."""
+
+    store: Store
+    rows: dict[tuple[Table, object], Row] = field(default_factory=dict)
+
+    def add(self, changes: Iterable[Change]) -> None:
+        for change in changes:
+            for row in (change.old, change.new):
+                if row is not None:
+                    self.rows[(change.table, row.get("id"))] = dict(row)
+
+    def get(self, table: Table, row_id: object) -> Row | None:
+        if row_id is None:
+            return None
+        key = (table, row_id)
+        if key not in self.rows:
+            found = self.store.synced.row(table, row_id)
+            if found is None:
+                return None
+            self.rows[key] = found
+        return self.rows[key]
+
+    def gid(self, table: Table, row_id: object) -> str | None:
+        row = self.get(table, row_id)
+        return None if row is None else str(row["gid"])
+
+
+class SyncAdapter:
+    """Keeps one store and one document in step; `engine` is Yjs in the page, pycrdt in tests."""
+
+    def __init__(self, store: Store, engine: Engine) -> None:
+        self.store = store
+        self.doc = Document(engine)
+        self._applying = False
+        self._pending: Touched = set()
+        self._unsubscribe = store.subscribe(self._publish)
+        engine.on_remote_change(self._remote)
+
+    def start(self) -> None:
+        """Pair: put every local row the document lacks into it, then take in everything it
+        has that this database lacks."""
+        changes = [
+            Change(table, "insert", None, row)
+            for table in ("folder", "word", "note", "review")
+            for row in self.store.synced.rows(table).values()
+        ]
+        changes += [
+            Change("study_options", "insert", None, r) for r in self.store.synced.options().values()
+        ]
+        self._publish(Changeset("Pair", changes), missing_only=True)
+        self.flush(everything=True)
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+    def conflicts(self) -> list[Conflict]:
+        """Fields two devices changed while apart, on every device alike."""
+        return self.doc.conflicts()
+
+    # --- local changes into the document ------------------------------------------------------
+
+    def _publish(self, changeset: Changeset, *, missing_only: bool = False) -> None:
+        if self._applying:
+            return  # what the document just said: sending it back would echo
+        lookup = _Lookup(self.store)
+        lookup.add(changeset.changes)
+        deleted = {
+            (c.table, (c.old or {}).get("id")) for c in changeset.changes if c.op == "delete"
+        }
+        # Options last: they ride on their folder's row, which the same changeset may make.
+        ordered = sorted(changeset.changes, key=lambda c: c.table == "study_options")
+        with self.doc.engine.transaction():
+            for change in ordered:
+                if change.table in KIND_OF:
+                    self._publish_row(KIND_OF[change.table], change, lookup, deleted, missing_only)
+                elif change.table == "review":
+                    self._publish_review(change, lookup, deleted, missing_only)
+                elif change.table == "study_options":
+                    self._publish_options(change, lookup, deleted)
+
+    def _publish_row(
+        self,
+        kind: Kind,
+        change: Change,
+        lookup: _Lookup,
+        deleted: set[tuple[Table, Any]],
+        missing_only: bool,
+    ) -> None:
+        row = change.new if change.new is not None else change.old
+        assert row is not None
+        gid = str(row["gid"])
+        if missing_only and self.doc.row(kind, gid) is not None:
+            return
+        if change.new is None:
+            container = ("folder", row.get("parent_id" if kind == "folders" else "folder_id"))
+            if container not in deleted:
+                self.doc.delete(kind, gid)
+            return
+        before = None if change.old is None else _values(kind, change.old, lookup)
+        self.doc.put(kind, gid, _values(kind, change.new, lookup), before)
+
+    def _publish_review(
+        self,
+        change: Change,
+        lookup: _Lookup,
+        deleted: set[tuple[Table, Any]],
+        missing_only: bool,
+    ) -> None:
+        if change.op == "update":
+            return  # only the schedule it kept changed, which follows from the log
+        row = change.new if change.new is not None else change.old
+        assert row is not None
+        gid = str(row["gid"])
+        if missing_only and self.doc.review(gid) is not None:
+            return
+        card = lookup.get("card", row["card_id"])
+        word = None if card is None else lookup.get("word", card["word_id"])
+        if card is None or word is None:
+            return
+        if change.new is None and ("word", word["id"]) in deleted:
+            return  # gone with its word: hidden while the word is deleted
+        record = {name: row[name] for name in REVIEW_FIELDS}
+        record |= {
+            "word": word["gid"],
+            "direction": card["direction"],
+            "deleted": change.new is None,
+        }
+        self.doc.put_review(gid, record)
+
+    def _publish_options(
+        self, change: Change, lookup: _Lookup, deleted: set[tuple[Table, Any]]
+    ) -> None:
+        row = change.new if change.new is not None else change.old
+        assert row is not None
+        if row["id"] == COLLECTION_ROW:
+            self.doc.set_options(None, _options_text(change))
+            return
+        if ("folder", row["id"]) in deleted:
+            return
+        folder = lookup.gid("folder", row["id"])
+        if folder is not None:
+            self.doc.set_options(folder, _options_text(change))
+
+    # --- the document's changes into the store ------------------------------------------------
+
+    def _remote(self, touched: Touched) -> None:
+        self._pending |= touched
+        self.flush()
+
+    def flush(self, *, everything: bool = False) -> None:
+        """Write what the document says to the database. Waits while a step is open (an agent
+        turn): its changes would join the step, and the step's undo would take them back."""
+        if self.store.busy or (not self._pending and not everything):
+            return
+        self._pending.clear()
+        self._applying = True
+        try:
+            changes = _Materializer(self.store, self.doc).rows()
+            if changes:
+                # With what the triggers wrote too (a moved word's cards), so that cards a move
+                # or other options now schedule otherwise are replayed, as after a local move.
+                written = self.store.apply_remote(changes, LABEL)
+                rescheduled_by(self.store, written)
+                rescheduled_after_moves(self.store, written)
+            study = _Materializer(self.store, self.doc).reviews()
+            if study:
+                self.store.apply_remote(study, LABEL)
+        finally:
+            self._applying = False
+
+
+def _options_text(change: Change) -> str | None:
+    value = None if change.new is None else change.new.get("options")
+    return value if isinstance(value, str) else None
+
+
+def _values(kind: Kind, row: Mapping[str, Any], lookup: _Lookup) -> Row:
+    """A local row as the document's fields: references as global ids."""
+    if kind == "folders":
+        return {
+            "parent": lookup.gid("folder", row["parent_id"]),
+            **{
+                name: row[name]
+                for name in ("name", "emoji", "color", "lang", "created_at", "updated_at")
+            },
+        }
+    common = {
+        "folder": lookup.gid("folder", row["folder_id"]),
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+    }
+    if kind == "words":
+        seed = row["seed"] if row["seed"] is not None else str(row["id"])
+        return {
+            **common,
+            **{name: row[name] for name in ("term", "color", "lang", "notes")},
+            "seed": seed,
+            "meanings": json.loads(str(row["meanings"])),
+        }
+    return {**common, "title": row["title"], "body": row["body"]}
+
+
+class _Materializer:
+    """The changes that make the database say what the document says."""
+
+    def __init__(self, store: Store, doc: Document) -> None:
+        self.store = store
+        self.doc = doc
+        self.local = {kind: store.synced.rows(TABLE_OF[kind]) for kind in KINDS}
+        self.states = {
+            kind: {gid: s for gid in doc.gids(kind) if (s := doc.state(kind, gid)) is not None}
+            for kind in KINDS
+        }
+        self.shown = _shown_folders(self.states["folders"])
+        self.ids: dict[Kind, dict[str, int]] = {
+            kind: {gid: int(row["id"]) for gid, row in self.local[kind].items()} for kind in KINDS
+        }
+        self._next = {kind: store.synced.next_id(TABLE_OF[kind]) for kind in KINDS}
+
+    def _id(self, kind: Kind, gid: str) -> int:
+        if gid not in self.ids[kind]:
+            self.ids[kind][gid] = self._next[kind]
+            self._next[kind] += 1
+        return self.ids[kind][gid]
+
+    def _visible(self, kind: Kind, state: RowState) -> bool:
+        if kind == "folders":
+            return state.gid in self.shown
+        return state.complete and not state.deleted and state.fields["folder"] in self.shown
+
+    def rows(self) -> list[Change]:
+        inserts: list[Change] = []
+        deletes: list[Change] = []
+        order = sorted(self.shown, key=lambda gid: self.shown[gid][1])  # parents first
+        for kind in KINDS:
+            gids = order if kind == "folders" else list(self.states[kind])
+            for gid in gids:
+                state = self.states[kind][gid]
+                if not self._visible(kind, state):
+                    continue
+                desired = self._row(kind, state)
+                current = self.local[kind].get(gid)
+                if current is None:
+                    inserts.append(Change(TABLE_OF[kind], "insert", None, desired))
+                elif any(current.get(k) != v for k, v in desired.items()):
+                    inserts.append(
+                        Change(TABLE_OF[kind], "update", current, {**current, **desired})
+                    )
+            for gid, current in self.local[kind].items():
+                found = self.states[kind].get(gid)
+                if found is None or not self._visible(kind, found):
+                    deletes.append(Change(TABLE_OF[kind], "delete", current, None))
+        # Contents go before their folders; a folder's children before it.
+        deletes.sort(key=lambda c: (c.table == "folder", -int((c.old or {}).get("id") or 0)))
+        return inserts + self._options() + deletes
+
+    def _row(self, kind: Kind, state: RowState) -> Row:
+        f = state.fields
+        stamps = {"gid": state.gid, "created_at": f["created_at"], "updated_at": f["updated_at"]}
+        row_id = self._id(kind, state.gid)
+        if kind == "folders":
+            parent = self.shown[state.gid][0]
+            return {
+                "id": row_id,
+                "parent_id": None if parent is None else self._id("folders", parent),
+                "name": f["name"],
+                "name_key": str(f["name"]).casefold(),
+                **{name: f[name] for name in ("emoji", "color", "lang")},
+                **stamps,
+            }
+        folder_id = self._id("folders", str(f["folder"]))
+        if kind == "words":
+            seed = f["seed"] if f["seed"] != str(row_id) else None
+            return {
+                "id": row_id,
+                "folder_id": folder_id,
+                "term": f["term"],
+                "term_key": str(f["term"]).casefold(),
+                "meanings": meanings_json(list(f["meanings"])),
+                **{name: f[name] for name in ("notes", "color", "lang")},
+                "seed": seed,
+                **stamps,
+            }
+        return {
+            "id": row_id,
+            "folder_id": folder_id,
+            "title": f["title"],
+            "body": f["body"],
+            **stamps,
+        }
+
+    def _options(self) -> list[Change]:
+        desired: dict[int, str] = {}
+        collection = self.doc.collection_options()
+        if collection is not None:
+            desired[COLLECTION_ROW] = collection
+        for gid in self.shown:
+            options = self.states["folders"][gid].fields["options"]
+            if isinstance(options, str):
+                desired[self._id("folders", gid)] = options
+        current = self.store.synced.options()
+        now = self.store.now()
+        changes = []
+        for row_id, options in desired.items():
+            row = current.get(row_id)
+            if row is None:
+                new: Row = {"id": row_id, "options": options, "created_at": now, "updated_at": now}
+                changes.append(Change("study_options", "insert", None, new))
+            elif row["options"] != options:
+                changes.append(
+                    Change(
+                        "study_options",
+                        "update",
+                        row,
+                        {**row, "options": options, "updated_at": now},
+                    )
+                )
+        shown_ids = {self.ids["folders"].get(gid) for gid in self.shown} | {COLLECTION_ROW}
+        changes += [
+            Change("study_options", "delete", row, None)
+            for row_id, row in current.items()
+            if row_id not in desired and row_id in shown_ids
+        ]
+        return changes
+
+    def reviews(self) -> list[Change]:
+        """Each card's reviews as the document has them, in order of when they were given,
+        and the card as their replay; a card whose reviews are all gone goes too."""
+        words = self.local["words"]
+        by_card: dict[tuple[str, str], list[tuple[int, str, dict[str, Any]]]] = {}
+        for gid in self.doc.reviews.names():
+            record = self.doc.review(gid)
+            if record is None or record.get("deleted") or record["word"] not in words:
+                continue
+            key = (str(record["word"]), str(record["direction"]))
+            by_card.setdefault(key, []).append((int(record["reviewed_at"]), gid, record))
+        local_reviews = self.store.synced.rows("review")
+        of_card: dict[int, list[Row]] = {}
+        for row in local_reviews.values():
+            of_card.setdefault(int(row["card_id"]), []).append(row)
+        cards = self.store.synced.cards()
+        options = self.store.study.options_map()
+        changes: list[Change] = []
+        next_card = self.store.synced.next_id("card")
+        next_review = self.store.synced.next_id("review")
+        for (word_gid, direction), found in sorted(by_card.items()):
+            word = words[word_gid]
+            card = cards.pop((int(word["id"]), direction), None)
+            found.sort(key=lambda item: (item[0], item[1]))
+            have = sorted(of_card.get(int(card["id"]), []) if card else [], key=lambda r: r["id"])
+            if card is not None and [r["gid"] for r in have] == [g for _, g, _ in found]:
+                continue  # the same log: the card is already its replay (moves are rescheduled)
+            basis = word["seed"] if word["seed"] is not None else str(word["id"])
+            history = [
+                (Rating(r["rating"]), Moment.logged(r["reviewed_at"], r["study_day"]))
+                for _, _, r in found
+            ]
+            steps = replayed(
+                history,
+                options.get(word["folder_id"], DEFAULT_OPTIONS),
+                card_seed(basis, _direction(direction)),
+            )
+            old_card = card
+            if card is None:
+                card = {
+                    "id": next_card,
+                    "word_id": word["id"],
+                    "folder_id": word["folder_id"],
+                    "direction": direction,
+                    "created_at": found[0][0],
+                }
+                next_card += 1
+            new_card = {**card, **_schedule(steps[-1]), "updated_at": found[-1][0]}
+            changes.append(
+                Change("card", "insert" if old_card is None else "update", old_card, new_card)
+            )
+            # Reviews are written again in their order, so the log reads by id as it merged.
+            kept = {r["gid"]: r for r in have}
+            for row in have:
+                changes.append(Change("review", "delete", row, None))
+            before: Progress | None = None
+            for (_, gid, record), after in zip(found, steps, strict=True):
+                old = kept.get(gid, {})
+                review = {
+                    "id": next_review,
+                    "gid": gid,
+                    "card_id": card["id"],
+                    "session_id": old.get("session_id"),
+                    **{name: record[name] for name in REVIEW_FIELDS},
+                    **_before(before),
+                }
+                next_review += 1
+                changes.append(Change("review", "insert", None, review))
+                before = after
+        # Cards left with no live review: their reviews were undone or forgotten elsewhere (a
+        # card's trigger takes its reviews with it).
+        changes += [Change("card", "delete", card, None) for card in cards.values()]
+        return changes
+
+
+def _direction(text: str) -> Direction:
+    return "reverse" if text == "reverse" else "forward"
+
+
+def _schedule(progress: Progress) -> Row:
+    return {
+        "state": int(progress.state),
+        "step": progress.step,
+        "stability": progress.stability,
+        "difficulty": progress.difficulty,
+        "due": progress.due,
+        "last_review": progress.last_review,
+        "reps": progress.reps,
+        "lapses": progress.lapses,
+    }
+
+
+def _before(progress: Progress | None) -> Row:
+    if progress is None:
+        return {f"{name}_before": None for name in SCHEDULE} | {"state_before": int(CardState.NEW)}
+    values = _schedule(progress)
+    return {f"{name}_before": values[name] for name in SCHEDULE}
+
+
+def _shown_folders(states: Mapping[str, RowState]) -> dict[str, tuple[str | None, int]]:
+    """Each folder shown, with its parent there and its depth. A folder is shown when it is
+    not deleted and its parent is shown; a parent not here yet (its update still on the way)
+    hides it until it comes. Moves made apart can make a cycle: of the folders in it, the one
+    whose move is oldest (write id, then global id, the same on every device) loses its move
+    and goes to the top level."""
+    parent: dict[str, str | None] = {}
+    for gid, state in states.items():
+        if state.complete and not state.deleted:
+            value = state.fields["parent"]
+            parent[gid] = value if isinstance(value, str) else None
+    broken: set[str] = set()
+    for start in list(parent):
+        path: list[str] = []
+        node: str | None = start
+        while node is not None and node in parent and node not in broken and node not in path:
+            path.append(node)
+            node = parent[node]
+        if node is not None and node in path:
+            cycle = path[path.index(node) :]
+            loser = min(cycle, key=lambda g: (states[g].parent_write, g))
+            parent[loser] = None
+            broken.add(loser)
+    shown: dict[str, tuple[str | None, int]] = {}
+
+    def depth(gid: str) -> int | None:
+        chain: list[str] = []
+        node: str | None = gid
+        while node is not None and node not in shown:
+            if node not in parent:
+                return None  # deleted or not here yet
+            chain.append(node)
+            node = parent[node]
+        base = -1 if node is None else shown[node][1]
+        for offset, member in enumerate(reversed(chain), start=1):
+            shown[member] = (parent[member], base + offset)
+        return shown[gid][1]
+
+    for gid in parent:
+        depth(gid)
+    return shown

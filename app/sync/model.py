@@ -1,0 +1,236 @@
+"""How a collection lies in a CRDT document (decision 040).
+
+Top-level maps hold one entry per synced row, keyed by its global id:
+- `folders`, `words`, `notes`: a nested map per row. Each scalar field is a *register*: the key
+  `field` holds the value the row was made with, and each later write adds `field|<write id>`
+  and deletes the keys it saw. So after a merge the keys left are the concurrent writes: one
+  when the edits were in sequence, two or more when two devices edited the field while apart.
+  The newest write id is the field's value on every device; the others are kept as conflict
+  records (`conflicts`) until someone writes the field again. `deleted` is a register too (a
+  tombstone: a delete and an edit made apart keep the delete, and the edit's values).
+  A word's meanings are a shared list and its notes a shared text, a note's body a shared text:
+  they merge item by item and character by character instead.
+- `reviews`: one JSON text per review, written once (reviews are append-only; every device's
+  are kept). Undoing a grade, or forgetting progress, writes it again with `deleted`.
+- `collection`: the collection's own registers (its study options).
+Cards are not in the document: a card is the replay of its word's reviews in a direction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any, Literal
+
+from app.ids import uuid7
+from app.sync.engine import Engine, SharedList, SharedMap, SharedText
+
+Kind = Literal["folders", "words", "notes"]
+KINDS: tuple[Kind, ...] = ("folders", "words", "notes")
+REVIEWS = "reviews"
+COLLECTION = "collection"
+DELETED = "deleted"
+OPTIONS = "options"
+# Each kind's registers (local column names; references hold global ids), and its merged texts
+# and lists. Timestamps are registers too, but a difference in them is no conflict to show.
+FIELDS: dict[Kind, tuple[str, ...]] = {
+    "folders": ("parent", "name", "emoji", "color", "lang", OPTIONS, "created_at", "updated_at"),
+    "words": ("folder", "term", "color", "lang", "seed", "created_at", "updated_at"),
+    "notes": ("folder", "title", "created_at", "updated_at"),
+}
+TEXTS: dict[Kind, tuple[str, ...]] = {"folders": (), "words": ("notes",), "notes": ("body",)}
+LISTS: dict[Kind, tuple[str, ...]] = {"folders": (), "words": ("meanings",), "notes": ()}
+QUIET = frozenset({"created_at", "updated_at"})
+SEPARATOR = "|"
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A field two devices changed while apart: the value every device shows (`kept`) and
+    the others, newest first, until the field is written again ("keep this / that")."""
+
+    root: str
+    gid: str
+    field: str
+    kept: Any
+    others: tuple[Any, ...]
+
+
+def _heads(row: SharedMap, field: str) -> list[tuple[str, str]]:
+    """The register's current writes as (write id, JSON value), newest first; the value the
+    row was made with has the empty write id, older than every write."""
+    found = []
+    for key in row.names():
+        name, _, write = key.partition(SEPARATOR)
+        if name == field:
+            value = row.text_value(key)
+            if value is not None:
+                found.append((write, value))
+    found.sort(reverse=True)
+    return found
+
+
+def read(row: SharedMap, field: str) -> Any:
+    heads = _heads(row, field)
+    return json.loads(heads[0][1]) if heads else None
+
+
+def write(row: SharedMap, field: str, value: Any) -> None:
+    """Write the register, replacing every write this replica has seen (a no-op when it
+    already reads so, with no conflict)."""
+    heads = _heads(row, field)
+    text = json.dumps(value, ensure_ascii=False)
+    if len(heads) == 1 and heads[0][1] == text:
+        return
+    for write_id, _ in heads:
+        row.delete(f"{field}{SEPARATOR}{write_id}" if write_id else field)
+    row.set(f"{field}{SEPARATOR}{uuid7().replace('-', '')}", text)
+
+
+def conflicts_of(
+    root: str, gid: str, row: SharedMap, fields: tuple[str, ...]
+) -> Iterator[Conflict]:
+    for field in fields:
+        if field in QUIET:
+            continue
+        heads = _heads(row, field)
+        values = [json.loads(v) for _, v in heads]
+        if len({v for _, v in heads}) > 1:
+            yield Conflict(root, gid, field, values[0], tuple(values[1:]))
+
+
+def splice_text(text: SharedText, old: str, new: str) -> None:
+    """Turn `old` into `new` by the fewest splices, right to left so positions stay valid."""
+    for tag, i1, i2, j1, j2 in reversed(
+        SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    ):
+        if tag != "equal":
+            text.splice(i1, i2 - i1, new[j1:j2])
+
+
+def splice_list(shared: SharedList, old: list[str], new: list[str]) -> None:
+    for tag, i1, i2, j1, j2 in reversed(
+        SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    ):
+        if tag != "equal":
+            shared.splice(i1, i2 - i1, new[j1:j2])
+
+
+@dataclass(frozen=True, slots=True)
+class RowState:
+    """A row as the document has it now, fields resolved."""
+
+    gid: str
+    deleted: bool
+    fields: Mapping[str, Any]
+    parent_write: str  # the write id of a folder's parent (for cycles; "" as made)
+    # Every field has a value: an update can arrive in part (Yjs applies a write's delete
+    # before the insert it waits for), and a row missing fields waits until they come.
+    complete: bool = True
+
+
+class Document:
+    """The collection's document on one engine: reading and writing rows by global id."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.roots = {kind: engine.root(kind) for kind in KINDS}
+        self.reviews = engine.root(REVIEWS)
+        self.collection = engine.root(COLLECTION)
+
+    def row(self, kind: Kind, gid: str) -> SharedMap | None:
+        return self.roots[kind].map(gid)
+
+    def state(self, kind: Kind, gid: str) -> RowState | None:
+        row = self.row(kind, gid)
+        if row is None:
+            return None
+        heads = {field: _heads(row, field) for field in (*FIELDS[kind], DELETED)}
+        values: dict[str, Any] = {f: json.loads(h[0][1]) if h else None for f, h in heads.items()}
+        complete = all(heads.values())
+        for name in TEXTS[kind]:
+            text = row.text(name)
+            values[name] = "" if text is None else text.value()
+            complete = complete and text is not None
+        for name in LISTS[kind]:
+            shared = row.sequence(name)
+            values[name] = [] if shared is None else shared.items()
+            complete = complete and shared is not None
+        parents = heads.get("parent") or [("", "")]
+        deleted = bool(values.pop(DELETED))
+        return RowState(gid, deleted, values, parents[0][0], complete)
+
+    def gids(self, kind: Kind) -> list[str]:
+        return list(self.roots[kind].names())
+
+    def put(
+        self, kind: Kind, gid: str, values: Mapping[str, Any], before: Mapping[str, Any] | None
+    ) -> None:
+        """Write a row's values (`before`: what this device had, None for a new row): fields
+        that changed become writes, texts and lists are spliced."""
+        row = self.row(kind, gid)
+        if row is None:
+            row = self.roots[kind].new_map(gid)
+            for field in FIELDS[kind]:
+                row.set(field, json.dumps(values.get(field), ensure_ascii=False))
+            row.set(DELETED, "false")
+            for name in TEXTS[kind]:
+                row.new_text(name, str(values.get(name) or ""))
+            for name in LISTS[kind]:
+                row.new_sequence(name, list(values.get(name) or []))
+            return
+        if read(row, DELETED):
+            write(row, DELETED, False)
+        for field in FIELDS[kind]:
+            if field in values and (before is None or before.get(field) != values[field]):
+                write(row, field, values[field])
+        # Texts and lists are spliced from what the document has to what this device wrote:
+        # remote changes are written here as soon as they come, so the two differ only for an
+        # edit made inside a long step (an agent turn), whose text then wins whole.
+        for name in TEXTS[kind]:
+            text = row.text(name)
+            if text is not None and name in values:
+                splice_text(text, text.value(), str(values[name]))
+        for name in LISTS[kind]:
+            shared = row.sequence(name)
+            if shared is not None and name in values:
+                splice_list(shared, shared.items(), list(values[name]))
+
+    def delete(self, kind: Kind, gid: str) -> None:
+        row = self.row(kind, gid)
+        if row is not None and not read(row, DELETED):
+            write(row, DELETED, True)
+
+    def set_options(self, folder: str | None, options: str | None) -> None:
+        """A folder's study options (None: the collection's) as stored JSON, or None to take
+        its parent's. The collection's registers sit in the `collection` root itself, which
+        every replica has by name (a nested map made on two devices would keep only one)."""
+        row = self.collection if folder is None else self.row("folders", folder)
+        if row is not None:
+            write(row, OPTIONS, options)
+
+    def collection_options(self) -> str | None:
+        value = read(self.collection, OPTIONS)
+        return value if isinstance(value, str) else None
+
+    def review(self, gid: str) -> dict[str, Any] | None:
+        text = self.reviews.text_value(gid)
+        return None if text is None else dict(json.loads(text))
+
+    def put_review(self, gid: str, record: Mapping[str, Any]) -> None:
+        text = json.dumps(dict(record), sort_keys=True, ensure_ascii=False)
+        if self.reviews.text_value(gid) != text:
+            self.reviews.set(gid, text)
+
+    def conflicts(self) -> list[Conflict]:
+        found: list[Conflict] = []
+        for kind in KINDS:
+            fields = (*FIELDS[kind], DELETED)
+            for gid in self.gids(kind):
+                row = self.row(kind, gid)
+                if row is not None:
+                    found.extend(conflicts_of(kind, gid, row, fields))
+        found.extend(conflicts_of(COLLECTION, "", self.collection, (OPTIONS,)))
+        return found
