@@ -28,7 +28,7 @@ from app.study.model import CardState, Progress, Rating, Weights
 from app.study.scheduler import LEARNING_STEPS, RELEARNING_STEPS, scheduler
 
 if TYPE_CHECKING:
-    from app.study.days import Moment
+    from app.study.days import Moment, ReviewLog
     from app.study.options import StudyOptions
 
 LEARNING, REVIEW, RELEARNING = (
@@ -107,10 +107,12 @@ class Replayer:
         )
 
     def schedule(  # noqa: PLR0912 (one loop: no call made per review)
-        self, log: Sequence[Review], seed: str
+        self, log: Sequence[Review], seed: str, recalls: list[tuple[float, bool]] | None = None
     ) -> Schedule:
         """The schedule after the reviews of `log`, in the order logged; `seed` names the card
-        (card_seed). Raises ValueError when there is no review."""
+        (card_seed). `recalls`, if given, gets for each review a study day or more after the
+        one before the recall FSRS predicted and whether the learner recalled (not Again), as
+        `scheduler.predictions` gives them. Raises ValueError when there is no review."""
         if not log:
             raise ValueError("no review to replay")
         # Local names: a loop over a card's reviews reads no attribute and calls nothing.
@@ -134,6 +136,8 @@ class Replayer:
                 s = s * increase
             else:
                 r = (1 + factor * elapsed / s) ** decay
+                if recalls is not None:
+                    recalls.append((r, grade != 1))
                 if grade == 1:
                     long_term = w11 * (d**w12) * (((s + 1) ** w13) - 1) * (e ** ((1 - r) * w14))
                     short_term = s / forget_short
@@ -160,6 +164,10 @@ class Replayer:
         kept = None if state == REVIEW else step  # py-fsrs: a card in review has no step
         last_at = log[-1][3]
         return state, kept, s, d, last_at + wait, last_at, len(log), lapses
+
+    def recall(self, stability: float, elapsed: int) -> float:
+        """The recall FSRS predicts `elapsed` study days after a review (1 on its own day)."""
+        return float((1 + self._factor * max(elapsed, 0) / stability) ** self._decay)
 
     def _fuzzed(self, s: float, seed: str) -> int:
         """The review interval in days for stability `s`, fuzzed as py-fsrs fuzzes it, with
@@ -216,3 +224,12 @@ def fast_replay(
     log = [(0, int(grade), at.day, at.at) for grade, at in history]
     schedule = replayer(options.retention, options.parameters).schedule(log, seed)
     return progress_of(schedule, log[-1][2])
+
+
+def fast_predictions(log: ReviewLog, options: StudyOptions) -> list[tuple[float, bool]]:
+    """What `scheduler.predictions` gives for `log`, computed by `Replayer`."""
+    recalls: list[tuple[float, bool]] = []
+    if log:
+        reviews = [(0, int(grade), at.day, at.at) for grade, at in log]
+        replayer(options.retention, options.parameters).schedule(reviews, "", recalls)
+    return recalls

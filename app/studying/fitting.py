@@ -10,9 +10,9 @@ from app.domain import FolderId
 from app.store import Store
 from app.store.transfer.steps import Progress, Steps
 from app.study.days import Moment, ReviewLog
+from app.study.fast_replay import fast_predictions
 from app.study.model import Weights
 from app.study.options import StudyOptions
-from app.study.scheduler import predictions
 from app.study.training import Accuracy, Tally, TrainingSet
 from app.studying.reschedule import reschedule
 from app.studying.workload import Workload, workload
@@ -62,8 +62,8 @@ def compared(inputs: FitInputs, weights: Weights, now: Moment) -> Steps[Comparis
     before, after = Tally(), Tally()
     since = 0
     for done, log in enumerate(inputs.logs, 1):
-        before.add(predictions(log, inputs.options))
-        after.add(predictions(log, fitted))
+        before.add(fast_predictions(log, inputs.options))
+        after.add(fast_predictions(log, fitted))
         since += len(log)
         if since >= COMPARED_REVIEWS or done == len(inputs.logs):
             since = 0

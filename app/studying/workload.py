@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from app.store.transfer.steps import Progress as Step
 from app.store.transfer.steps import Steps
 from app.study.days import Moment, ReviewLog
+from app.study.fast_replay import replayer
 from app.study.model import DAY_MS, Rating
-from app.study.scheduler import graded, replay, retrievability
 
 if TYPE_CHECKING:
     from app.study.options import StudyOptions
@@ -62,15 +62,17 @@ def workload(logs: list[ReviewLog], options: StudyOptions, now: Moment) -> Steps
 
 def _simulated(log: ReviewLog, options: StudyOptions, now: Moment, end: int, seed: str) -> int:
     """How many reviews the card of `log` gets from `now` until `end`."""
-    progress = replay(log, options, seed)
+    chosen = replayer(options.retention, options.parameters)
+    reviews = [(0, int(grade), at.day, at.at) for grade, at in log]
+    _, _, stability, _, due, _, _, _ = chosen.schedule(reviews, seed)
     draw = Random(seed).random
-    reviews = 0
-    at = max(progress.due, now.at)
-    while at < end and reviews < MOST_REVIEWS:
-        moment = Moment(at, now.shift)
-        recalled = draw() < retrievability(progress, moment, options)
-        grade = Rating.GOOD if recalled else Rating.AGAIN
-        progress = graded(progress, grade, moment, options, seed)
-        reviews += 1
-        at = max(progress.due, at + 1)
-    return reviews
+    added = 0
+    at = max(due, now.at)
+    while at < end and added < MOST_REVIEWS:
+        day = Moment(at, now.shift).day
+        recalled = draw() < chosen.recall(stability, day - reviews[-1][2])
+        reviews.append((0, int(Rating.GOOD if recalled else Rating.AGAIN), day, at))
+        _, _, stability, _, due, _, _, _ = chosen.schedule(reviews, seed)
+        added += 1
+        at = max(due, at + 1)
+    return added
