@@ -40,6 +40,7 @@ from app.browser.last_screen import LastScreen, Screen
 from app.browser.packages import BASE, STUDY, LazyPackages
 from app.browser.read_only import show_locks
 from app.browser.search_box import SearchBox
+from app.browser.slices import sliced
 from app.browser.theme import label_theme_switch, toggle_theme
 from app.browser.timers import Timeout
 from app.browser.toast import Toast
@@ -47,6 +48,7 @@ from app.browser.toolbar import Toolbar
 from app.browser.transfer import TransferGlue, save_download
 from app.browser.typed_ahead import TypedAhead
 from app.store.queries import changes_placement
+from app.store.transfer.steps import Progress, Steps
 from app.tasks import start_now
 from app.ui.controller import OPENS_WITHOUT_PACKAGES, Controller
 from app.ui.diff import Fresh, the_form
@@ -68,6 +70,12 @@ COUNTS_DELAY_SECONDS = 0.25  # after a grade, the sidebar's counts wait until th
 REDRAW_WAIT_SECONDS = 0.05
 # Actions that can reschedule cards from their logs once something is studied (decision 036).
 RESCHEDULING = frozenset({"undo", "redo", "do-move-words", "do-move-folder"})
+# What waits while cards are rescheduled: it would change the options or the cards' folders.
+WAITS_FOR_WORK = RESCHEDULING | {
+    "save-study-options",
+    "study-use-parameters",
+    "study-options-inherit",
+}
 REVEAL_FRAMES = 12  # enough to settle a row among rows of any height; bounded all the same
 
 
@@ -112,6 +120,7 @@ class Page:
         self.when_written: Callable[[Callable[[], None]], None] | None = None
         self._after_save: list[tuple[Update, Fresh | None]] = []
         self._redraw_wait: Timeout | None = None
+        self._working = 0  # long work running (`_finish`)
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -189,6 +198,9 @@ class Page:
             return
         if action in self.commands:
             self.commands[action](item_id, data)
+            return
+        if self._working and action in WAITS_FOR_WORK:
+            self.toast.show("Rescheduling your cards: this can be done in a moment.")
             return
         # Studying, and anything that changes study options, which reschedules cards from
         # their logs (decision 036): undoing or redoing a step may, once something is studied.
@@ -294,10 +306,33 @@ class Page:
             if found(target):
                 target.focus()
                 restore_caret(target, kept)
-        if update.reveal:
-            self.spawn(self._reveal(update.reveal))
+        self._spawn_after(update)
         self._study_drawn()
         self.last_screen.drawn()
+
+    def _spawn_after(self, update: Update) -> None:
+        """What an update leaves to run once it is drawn."""
+        if update.reveal:
+            self.spawn(self._reveal(update.reveal))
+        if update.then is not None:
+            self.spawn(self._finish(update.then))
+
+    async def _finish(self, work: Steps[Update]) -> None:
+        """Long work an action left (rescheduling many cards), a slice at a time with its
+        progress in the toast, while the actions that would change what it works on wait
+        (`run`); then the update it ends with."""
+
+        def show(step: Progress) -> None:
+            self.toast.show(f"{step.stage}: {step.done:,} of {step.total:,} cards…")
+
+        self._working += 1
+        try:
+            with self.toolbar.busy():
+                result = await sliced(work, show)
+        finally:
+            self._working -= 1
+        if result is not None:
+            self.apply(result)
 
     def _screen(self) -> Screen:
         route = self.controller.state.route

@@ -14,7 +14,7 @@ from app.study.fast_replay import fast_predictions
 from app.study.model import Weights
 from app.study.options import StudyOptions
 from app.study.training import Accuracy, Tally, TrainingSet
-from app.studying.reschedule import reschedule
+from app.studying.reschedule import rescheduling
 from app.studying.workload import Workload, workload
 
 # Work between two steps (the page runs steps for about 20 ms a task: app/browser/slices.py):
@@ -74,11 +74,14 @@ def compared(inputs: FitInputs, weights: Weights, now: Moment) -> Steps[Comparis
     return Comparison(before.accuracy(), after.accuracy(), weights, *workloads)
 
 
-def use_parameters(store: Store, folder_id: FolderId | None, weights: Weights | None) -> int:
+def using_parameters(
+    store: Store, folder_id: FolderId | None, weights: Weights | None
+) -> Steps[int]:
     """Give the folder (None: the collection) these parameters (None: FSRS-6's defaults) as
-    one undo step, keeping its other options, and reschedule its cards from their logs;
-    returns how many cards changed."""
+    one undo step, keeping its other options; what is returned then reschedules its cards
+    from their logs a chunk at a time, and ends with how many changed. Raises ValueError,
+    and changes nothing, for parameters out of range."""
     current, _ = store.study.options_for(folder_id)
     chosen = StudyOptions.model_validate({**current.model_dump(), "parameters": weights})
     store.study.set_options(folder_id, chosen)
-    return reschedule(store, folder_id)
+    return rescheduling(store, folder_id)

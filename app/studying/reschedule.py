@@ -29,8 +29,13 @@ def schedules_differ(before: StudyOptions, after: StudyOptions) -> bool:
 
 
 def rescheduled_by(store: Store, changes: Iterable[Change]) -> int:
+    """`rescheduling_by` at once."""
+    return run_steps(rescheduling_by(store, changes))
+
+
+def rescheduling_by(store: Store, changes: Iterable[Change]) -> Steps[int]:
     """After an undo or redo: reschedule the folders whose options `changes` changed in a way
-    that moves schedules (row 0, the collection's: every card)."""
+    that moves schedules (row 0, the collection's: every card), a chunk at a time."""
     moved = 0
     for change in changes:
         if change.table != "study_options":
@@ -39,7 +44,7 @@ def rescheduled_by(store: Store, changes: Iterable[Change]) -> int:
         if _scheduling(old) != _scheduling(new):
             row_id = (change.new or change.old or {}).get("id")
             folder = FolderId(row_id) if isinstance(row_id, int) and row_id != COLLECTION else None
-            moved += reschedule(store, folder)
+            moved += yield from rescheduling(store, folder)
     return moved
 
 

@@ -24,7 +24,7 @@ from app.ui.mapping_memory import MappingMemory
 from app.ui.routes import Route
 from app.ui.search_view import RESULTS_SHOWN, render_results
 from app.ui.state import ViewState
-from app.ui.study_actions import StudyActions
+from app.ui.study_actions import StudyActions, rescheduled
 from app.ui.transfer_actions import TransferActions
 from app.ui.transfer_view import progress_view
 from app.ui.tree_view import TreeViews
@@ -484,14 +484,15 @@ class Controller:
         done = self.store.undo() if undo else self.store.redo()
         if done is None:
             return Update(toast="Nothing to undo." if undo else "Nothing to redo.")
-        options = any(change.table == "study_options" for change in done.changes)
-        if options and self.store.study.studied():
-            # Cards follow their folder's options: their schedules are replayed (decision 036).
-            from app.studying.reschedule import rescheduled_by  # noqa: PLC0415 (the scheduler)
-
-            rescheduled_by(self.store, done.changes)
         self.state.editing_word = self.state.editing_note = None
         self.state.adding_note = False
         update = self.refresh()
-        update.toast = f"{'Undid' if undo else 'Redid'}: {label}"
+        said = f"{'Undid' if undo else 'Redid'}: {label}"
+        update.toast = said
+        options = any(change.table == "study_options" for change in done.changes)
+        if options and self.store.study.studied():
+            # Cards follow their folder's options: their schedules are replayed (decision 036).
+            from app.studying.reschedule import rescheduling_by  # noqa: PLC0415 (the scheduler)
+
+            update.then = rescheduled(rescheduling_by(self.store, done.changes), said, "").then
         return update

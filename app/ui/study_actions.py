@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.domain import FolderId, InvalidInput, LexicalError
 from app.store import Store
+from app.store.transfer.steps import Steps
 from app.study.model import MODES, Mode, Rating
 from app.text.nodes import El
 from app.ui.routes import Route
@@ -274,14 +275,11 @@ class StudyActions:
         fid = FolderId(folder_id)
         before = self._store().study.options_for(fid)[0]
         self._store().study.set_options(fid, None)
-        moved = self._rescheduled(fid, before)
-        return changed(
-            close_dialog=True, toast=f"This folder now uses its parent's study options{moved}."
-        )
+        return self._rescheduled(fid, before, "This folder now uses its parent's study options")
 
     def _use_parameters(self, folder_id: int | None, data: Data) -> Update:
         """Put fitted parameters to use (or, with none given, FSRS's defaults)."""
-        from app.studying.fitting import use_parameters  # noqa: PLC0415 (needs the scheduler)
+        from app.studying.fitting import using_parameters  # noqa: PLC0415 (the scheduler)
 
         text = data.get("parameters", "").strip()
         try:
@@ -290,21 +288,22 @@ class StudyActions:
             raise InvalidInput("These parameters are not numbers; fit them again.") from exc
         fid = FolderId(folder_id) if folder_id is not None else None
         try:
-            moved = use_parameters(self._store(), fid, weights)
+            work = using_parameters(self._store(), fid, weights)
         except ValueError as exc:  # pydantic's ValidationError is one
             raise InvalidInput("These parameters are out of range; fit them again.") from exc
         which = "your own parameters" if weights else "FSRS's default parameters"
-        return changed(close_dialog=True, toast=f"Now scheduling with {which}{_cards(moved)}.")
+        return rescheduled(work, f"Now scheduling with {which}", close_dialog=True)
 
-    def _rescheduled(self, folder_id: FolderId | None, before: StudyOptions) -> str:
-        """Reschedule the folder's cards from their logs if its options now schedule otherwise
-        than `before` (decision 036); ", 12 cards rescheduled" for the toast, or nothing."""
-        from app.studying.reschedule import reschedule, schedules_differ  # noqa: PLC0415
+    def _rescheduled(self, folder_id: FolderId | None, before: StudyOptions, said: str) -> Update:
+        """The update after the folder's options changed from `before`: its cards are
+        rescheduled from their logs (decision 036) if the options now schedule otherwise,
+        and the toast says `said` and how many changed."""
+        from app.studying.reschedule import rescheduling, schedules_differ  # noqa: PLC0415
 
         store = self._store()
         if not schedules_differ(before, store.study.options_for(folder_id)[0]):
-            return ""
-        return _cards(reschedule(store, folder_id))
+            return changed(close_dialog=True, toast=f"{said}.")
+        return rescheduled(rescheduling(store, folder_id), said, close_dialog=True)
 
     def _save_options(self, folder_id: int | None, data: Data) -> Update:
         # Validated with pydantic, which loads after the first screen (decision 025).
@@ -334,11 +333,16 @@ class StudyActions:
         store.study.set_options(fid, options)
         if fid is None and data.get("day_start_hour", "").isdigit():
             store.study.set_day_start_hour(int(data["day_start_hour"]))
-        moved = self._rescheduled(fid, current)
-        return changed(close_dialog=True, toast=f"Saved the study options{moved}.")
+        return self._rescheduled(fid, current, "Saved the study options")
 
 
-def _cards(count: int) -> str:
-    if not count:
-        return ""
-    return ", 1 card rescheduled" if count == 1 else f", {count:,} cards rescheduled"
+def rescheduled(work: Steps[int], said: str, end: str = ".", **update: Any) -> Update:
+    """An update that shows the change at once, then reschedules cards with `work` (in the
+    page's slices: Update.then) and says `said`, how many cards changed, and `end`."""
+
+    def then() -> Steps[Update]:
+        count = yield from work
+        cards = "" if not count else ", 1 card" if count == 1 else f", {count:,} cards"
+        return changed(toast=f"{said}{cards and cards + ' rescheduled'}{end}")
+
+    return changed(then=then(), **update)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.store.transfer.steps import Steps
 from app.text.nodes import El, Node
 
 
@@ -35,6 +36,9 @@ class Update:
     download: Download | None = None
     counts: bool = False  # due counts changed: redraw them once the main panel is painted
     reveal: str | None = None  # CSS selector of a row to bring into view (a linked word)
+    # Long work the action leaves (rescheduling many cards): the page drives it a slice at a
+    # time once this update is drawn, shows how far it got, and applies the update it ends with.
+    then: Steps[Update] | None = None
 
 
 def changed(**kwargs: Any) -> Update:

@@ -6,9 +6,11 @@ from __future__ import annotations
 from app.domain import FolderId
 from app.store import Store
 from app.store.db import Database
+from app.store.transfer.steps import run_steps
 from app.text.nodes import El, find_all, text_content
 from app.ui.controller import Controller
 from app.ui.routes import Route
+from app.ui.update import Update
 from tests.study.helpers import SPANISH, Clock, folder_with_words
 
 
@@ -17,6 +19,12 @@ def setup() -> tuple[Controller, FolderId, Clock]:
     ui = Controller(Store(Database.open(), clock=clock))
     folder = folder_with_words(ui.store, "Spanish", SPANISH)
     return ui, folder.id, clock
+
+
+def finished(update: Update) -> Update:
+    """The update an action ends with once the work it left (Update.then) is done, as the
+    page drives it; the update itself if it left none."""
+    return update if update.then is None else run_steps(update.then)
 
 
 def go(ui: Controller, fragment: str | None) -> None:
@@ -221,7 +229,7 @@ def test_fitted_parameters_are_used_kept_on_save_and_undone_with_their_schedules
     assert "disabled" in by_action(dialog, "study-fit")[0].attrs
     before = {c.id: c.progress for c in ui.store.study.logged_cards(None)}
     text = ",".join(str(w) for w in FITTED)
-    done = ui.dispatch("study-use-parameters", str(folder), {"parameters": text})
+    done = finished(ui.dispatch("study-use-parameters", str(folder), {"parameters": text}))
     assert done.toast == "Now scheduling with your own parameters, 4 cards rescheduled."
     assert ui.store.study.options_for(folder)[0].parameters == FITTED
     assert "fitted to your own reviews" in text_content(
@@ -229,15 +237,15 @@ def test_fitted_parameters_are_used_kept_on_save_and_undone_with_their_schedules
     )
     # Saving the form keeps them; out-of-range or garbled ones are refused.
     form = {"retention": "0.9", "new_per_day": "20", "reviews_per_day": "9999"}
-    ui.dispatch("save-study-options", str(folder), form)
+    finished(ui.dispatch("save-study-options", str(folder), form))
     assert ui.store.study.options_for(folder)[0].parameters == FITTED
     wrong = ",".join(["500"] * 21)
     assert ui.dispatch("study-use-parameters", str(folder), {"parameters": wrong}).error
     assert ui.dispatch("study-use-parameters", str(folder), {"parameters": "a,b"}).error
     # Undo twice (the save, then the parameters): the schedules are as before, exactly.
     go(ui, "#/")  # on the study screen, Ctrl+Z takes back a grade
-    ui.dispatch("undo")
-    ui.dispatch("undo")
+    finished(ui.dispatch("undo"))
+    finished(ui.dispatch("undo"))
     assert ui.store.study.options_for(folder)[0].parameters is None
     assert {c.id: c.progress for c in ui.store.study.logged_cards(None)} == before
 
@@ -251,9 +259,11 @@ def test_options_that_do_not_enter_a_schedule_reschedule_nothing() -> None:
     form = {"retention": "0.9", "new_per_day": "5", "reviews_per_day": "9999"}
     assert ui.dispatch("save-study-options", str(folder), form).toast == "Saved the study options."
     retention = {**form, "retention": "0.8"}
-    done = ui.dispatch("save-study-options", str(folder), retention)
+    done = finished(ui.dispatch("save-study-options", str(folder), retention))
     assert done.toast == "Saved the study options, 1 card rescheduled."
-    assert ui.dispatch("undo").toast == "Undid: Study options"
+    undone = ui.dispatch("undo")
+    assert undone.toast == "Undid: Study options"
+    assert finished(undone).toast == "Undid: Study options, 1 card rescheduled"
     due = ui.store.study.logged_cards(None)[0].progress.due
-    ui.dispatch("undo")  # the first save: nothing that schedules changed
+    assert finished(ui.dispatch("undo")).toast == "Undid: Study options"  # nothing scheduled
     assert ui.store.study.logged_cards(None)[0].progress.due == due
