@@ -182,6 +182,16 @@ class Study:
         )
         return 0 if found is None else int(found["reviews"]) - int(found["cards"])
 
+    def logged_card_ids(self, folder_id: FolderId | None) -> list[int]:
+        """The ids of a folder's cards and its subfolders' (None: everywhere) that have
+        reviews, in order."""
+        where, params = self._folder_where(folder_id)
+        sql = (
+            f"SELECT c.id FROM card c WHERE {where} "
+            "AND EXISTS (SELECT 1 FROM review r WHERE r.card_id = c.id) ORDER BY c.id"
+        )
+        return [row[0] for row in self._db.tuples(sql, params)]
+
     def card_logs(self, folder_id: FolderId | None, cards: Sequence[int] = ()) -> CardLogs:
         """Every card with reviews of a folder and its subfolders (None: everywhere), or only
         `cards` of them, with its log as plain numbers (app/store/schedules.py)."""

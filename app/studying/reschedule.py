@@ -19,7 +19,10 @@ from app.study.fast_replay import Replayer, replayer
 from app.study.model import card_seed
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
 
-CHUNK = 5_000  # cards replayed between two repaints (about 50 ms in the page)
+# Cards read and replayed, then written, between two steps: each about 20-50 ms in the page
+# (which runs steps for about 20 ms a task: app/browser/slices.py); each write also puts the
+# card table's capture trigger aside and back, so smaller batches cost more in all.
+BATCH = 1_000
 
 
 def schedules_differ(before: StudyOptions, after: StudyOptions) -> bool:
@@ -108,29 +111,32 @@ def reschedule(store: Store, folder_id: FolderId | None, cards: Sequence[int] = 
 
 
 def rescheduling(store: Store, folder_id: FolderId | None, cards: Sequence[int] = ()) -> Steps[int]:
-    """`reschedule` a chunk of cards at a time (only `cards` of them, if given), so the page
-    can answer in between. The logs are read at the start and the schedules written at the
-    end, in one step: a card graded in between is replayed again from its new log. Options
-    must not change in between: the cards the write does not find changed would get the
-    schedules of the options read at the start (the page drives this in one task for now,
-    decision 039)."""
-    logs = store.study.card_logs(folder_id, cards)
+    """`reschedule` a batch of cards at a time (only `cards` of them, if given): each batch's
+    logs read, replayed and written before the next, so the page can answer in between. A
+    card graded or moved after its batch was read is left by the write and replayed again
+    from its new log at the end. The page holds back options changes while this runs (the
+    cards of later batches would otherwise get the options read at the start)."""
+    ids = list(cards) or store.study.logged_card_ids(folder_id)
     options = store.study.options_map()
     replayers: dict[int, Replayer] = {}
-    changed = []
-    total = len(logs.rows)
-    starts, reviews, stored = logs.starts, logs.reviews, logs.stored
-    for start in range(0, total, CHUNK):
-        for i in range(start, min(start + CHUNK, total)):
-            chosen = replayers.get(logs.folders[i])
+    count, again = 0, []
+    for start in range(0, len(ids), BATCH):
+        logs = store.study.card_logs(folder_id, ids[start : start + BATCH])
+        starts, reviews, stored = logs.starts, logs.reviews, logs.stored
+        changed = []
+        for i, folder in enumerate(logs.folders):
+            chosen = replayers.get(folder)
             if chosen is None:
-                chosen = replayers[logs.folders[i]] = _replayer(options, logs.folders[i])
-            seed = card_seed(*logs.seeds[i])
-            after = chosen.schedule(reviews[starts[i] : starts[i + 1]], seed)
+                chosen = replayers[folder] = _replayer(options, folder)
+            after = chosen.schedule(reviews[starts[i] : starts[i + 1]], card_seed(*logs.seeds[i]))
             if after != stored[i]:
                 changed.append((logs.rows[i], after))
-        yield Progress("Rescheduling", min(start + CHUNK, total), total)
-    moved = store.study.set_schedules(logs.fields, changed)
-    if moved:  # graded while the chunks ran: their logs are read again
-        return len(changed) - len(moved) + run_steps(rescheduling(store, folder_id, moved))
-    return len(changed)
+        done = Progress("Rescheduling", min(start + BATCH, len(ids)), len(ids))
+        yield done  # replayed: a grade given now is found by the write
+        moved = store.study.set_schedules(logs.fields, changed)
+        count += len(changed) - len(moved)
+        again += moved
+        yield done  # written
+    if again:  # graded or moved since their batch was read: their logs are read again
+        count += yield from rescheduling(store, folder_id, again)
+    return count

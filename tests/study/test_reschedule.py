@@ -193,7 +193,7 @@ def test_a_card_graded_while_the_chunks_run_is_replayed_from_its_new_log() -> No
     store, folder = _studied(clock)
     store.study.set_options(folder, StudyOptions(parameters=FITTED))
     steps = rescheduling(store, folder)
-    step = next(steps)  # the page repaints here, and the learner grades a card
+    step = next(steps)  # replayed, not written: the page repaints, and the learner grades
     assert step.done == step.total > 0
     scope = {"kind": "folder", "folder": folder}
     session = StudySession.start(store, scope, "flashcard", clock, lambda: 60)
