@@ -5,9 +5,11 @@ caller runs this as one recorded step, so the whole import is one Undo, study pr
 
 from __future__ import annotations
 
+from app.ids import uuid7
 from app.store.db import Database
-from app.store.staging import insert_rows, update_rows
+from app.store.staging import STAGE, insert_rows, stage_values, update_rows
 from app.store.transfer import Mode
+from app.store.transfer.model import REVIEW_FIELDS
 from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.plan import Plan, PlanSummary, Row, plan_import
 from app.store.transfer.read import existing
@@ -25,6 +27,8 @@ def apply_import(
     if mode == "replace":
         for table in ("review", "card", "word", "note", "folder"):
             db.execute(f"DELETE FROM {table}")
+    else:
+        _renew_taken_review_gids(db, plan)
     write_plan(db, plan)
     return plan.summary, _label(parsed.name, plan.summary)
 
@@ -41,6 +45,24 @@ def write_plan(db: Database, plan: Plan) -> None:
     insert_rows(db, "word", [_encoded(r) for r in plan.words])
     insert_rows(db, "note", plan.notes)
     update_rows(db, "word", [_encoded(r) for r in plan.updates])
+
+
+def _renew_taken_review_gids(db: Database, plan: Plan) -> None:
+    """Give a merged review whose global id a review here already has a new one. A card comes
+    along only when its word has no card in that direction here, and words are matched by
+    global id first, so that review is one no card shows (left behind by undoing an import a
+    grade followed) or the file was edited by hand; failing the whole import on it would help
+    no one. Looked up in the database rather than loaded: a log of a million reviews is common."""
+    gid = REVIEW_FIELDS.index("gid")
+    if not plan.study.reviews:
+        return
+    stage_values(db, ["gid"], ([r[gid]] for r in plan.study.reviews))
+    taken = {r[0] for r in db.all(f"SELECT gid FROM {STAGE} WHERE gid IN (SELECT gid FROM review)")}
+    db.execute(f"DROP TABLE {STAGE}")
+    if taken:
+        plan.study.reviews = [
+            (*r[:gid], uuid7(), *r[gid + 1 :]) if r[gid] in taken else r for r in plan.study.reviews
+        ]
 
 
 def _encoded(row: Row) -> Row:

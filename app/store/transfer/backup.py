@@ -3,8 +3,9 @@
 Written one item per line so it stays readable and diffable; read strictly: the file must say
 `"format": "lexical-backup"`, a version this app knows, and every item must pass the same rules
 as the forms. Version 2 added study progress (cards, reviews, study options); version 1 files
-are still read, as files without it. Version 3 added a folder's default language. Settings,
-API keys, conversations and study sessions are never part of it.
+are still read, as files without it. Version 3 added a folder's default language, 4 a review's
+study day, 5 every folder's, word's, note's and review's global id and each word's seed basis
+(decision 040). Settings, API keys, conversations and study sessions are never part of it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from app.domain import InvalidInput
 from app.store.transfer.checks import build_workspace
-from app.store.transfer.model import DAYLESS_REVIEW_FIELDS, REVIEW_FIELDS
+from app.store.transfer.model import KNOWN_REVIEW_FIELDS, REVIEW_FIELDS
 from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.read import RawWorkspace
 from app.store.transfer.steps import Steps
@@ -25,7 +26,7 @@ from app.store.transfer.study_checks import StudySections
 from app.store.transfer.text import decode_text
 
 FORMAT = "lexical-backup"
-VERSION = 4  # 4: each review keeps its study day
+VERSION = 5  # 4: each review keeps its study day; 5: global ids and seed bases
 STUDY_VERSION = 2  # the first version with study progress
 SECTIONS = ("folders", "words", "notes")
 STUDY_SECTIONS = ("cards", "reviews", "study_options")
@@ -79,7 +80,7 @@ def parse_backup(name: str, data: bytes) -> Steps[ParsedImport]:
 
 
 def _study(document: dict[str, Any]) -> StudySections:
-    if document.get("review_fields") not in (list(REVIEW_FIELDS), list(DAYLESS_REVIEW_FIELDS)):
+    if document.get("review_fields") not in [list(fields) for fields in KNOWN_REVIEW_FIELDS]:
         raise InvalidInput(
             'This backup cannot be imported: its "review_fields" are not the ones this '
             "version of Lexical writes, so its reviews cannot be read safely."

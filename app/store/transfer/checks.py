@@ -17,7 +17,7 @@ from app.store.transfer import MAX_FOLDERS, MAX_NOTES, MAX_WORDS
 from app.store.transfer.model import FolderItem, NoteItem, WordItem, Workspace
 from app.store.transfer.steps import Steps
 from app.store.transfer.study_checks import StudySections, build_study
-from app.store.transfer.validation import check_limit, validate_items
+from app.store.transfer.validation import check_limit, check_unique_gids, validate_items
 
 
 def build_workspace(
@@ -39,6 +39,9 @@ def build_workspace(
     known = {f.id for f in ordered}
     _check_refs(checked_words, known, "Word", source)
     _check_refs(checked_notes, known, "Note", source)
+    check_unique_gids(checked_folders, "folder", source)
+    check_unique_gids(checked_words, "word", source)
+    check_unique_gids(checked_notes, "note", source)
     checked_study = None
     if study is not None:
         word_ids = {w.id for w in checked_words if w.id is not None}

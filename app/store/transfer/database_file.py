@@ -20,7 +20,7 @@ from app.store.staging import insert_rows
 from app.store.transfer.checks import build_workspace
 from app.store.transfer.foreign import open_foreign, require_tables
 from app.store.transfer.parsed import ParsedImport
-from app.store.transfer.read import RawWorkspace, raw_workspace
+from app.store.transfer.read import RawWorkspace, raw_workspace, stored_seed
 from app.store.transfer.steps import Steps
 from app.store.transfer.study_checks import StudySections
 from app.store.transfer.study_rows import REVIEW_INSERT, options_row
@@ -43,7 +43,13 @@ def export_database(raw: RawWorkspace) -> bytes:
             db,
             "word",
             [
-                {**w, "term_key": w["term"].casefold(), "meanings": meanings_json(w["meanings"])}
+                {
+                    **w,
+                    "term_key": w["term"].casefold(),
+                    "meanings": meanings_json(w["meanings"]),
+                    # The columns as they are: NULL where the basis is the word's own id.
+                    "seed": stored_seed(w["seed"], w["id"]),
+                }
                 for w in raw.words
             ],
         )

@@ -41,6 +41,19 @@ Step = Annotated[StrictInt, Field(ge=0, le=1_000)]
 Stability = Annotated[StrictFloat, Field(gt=0, allow_inf_nan=False)]
 Difficulty = Annotated[StrictFloat, Field(ge=1, le=10, allow_inf_nan=False)]
 LEARNING_STATES = (CardState.LEARNING, CardState.RELEARNING)
+# A row's global id (decision 040) as the app writes it: lowercase UUID text. The length bound
+# comes first, so a hostile megabyte string is refused without being matched.
+Gid = Annotated[
+    StrictStr,
+    Field(
+        min_length=36,
+        max_length=36,
+        pattern=r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+    ),
+]
+# What seeds a word's card fuzz (app/study/model.py card_seed): a local id as text on the device
+# the word came from. No ":" (card_seed joins basis and direction with it) and no spaces.
+SeedBasis = Annotated[StrictStr, Field(max_length=64, pattern=r"^[0-9A-Za-z-]{1,64}$")]
 
 
 class _Item(BaseModel):
@@ -71,6 +84,7 @@ class FolderItem(_Item):
     lang: Lang = ""  # absent before backup version 3
     created_at: Timestamp | None = None  # None: stamped when imported
     updated_at: Timestamp | None = None
+    gid: Gid | None = None  # absent before backup version 5: a new one is made
 
 
 class WordItem(_Item):
@@ -83,6 +97,10 @@ class WordItem(_Item):
     lang: Lang = ""
     created_at: Timestamp | None = None
     updated_at: Timestamp | None = None
+    gid: Gid | None = None
+    # The seed basis of its cards (from backup version 5); absent: its `id` in the file, which is
+    # what seeded them where it was exported (read.seed_basis).
+    seed: SeedBasis | None = None
     line: int | None = Field(default=None, exclude=True)  # where it came from, for messages
 
 
@@ -93,6 +111,7 @@ class NoteItem(_Item):
     body: Text = ""
     created_at: Timestamp | None = None
     updated_at: Timestamp | None = None
+    gid: Gid | None = None
 
 
 class CardItem(_Item):
@@ -141,6 +160,8 @@ class ReviewItem(NamedTuple):
     # The learner's study day of the review (app/study/days.py). Backups before format 4 have
     # none: the importing device's study days are taken, as Anki takes them for its log.
     study_day: StudyDayNumber | None = None
+    # Its global id (from format 5); absent: a new one is made when it is written.
+    gid: Gid | None = None
 
     def schedule_fits(self) -> bool:
         """Whether the schedule kept before the grade is one a grade could have left: none
@@ -153,7 +174,10 @@ class ReviewItem(NamedTuple):
 
 
 REVIEW_FIELDS: tuple[str, ...] = ReviewItem._fields
-DAYLESS_REVIEW_FIELDS = REVIEW_FIELDS[:-1]  # a review as backups before format 4 list it
+GIDLESS_REVIEW_FIELDS = REVIEW_FIELDS[:-1]  # a review as format 4 lists it
+DAYLESS_REVIEW_FIELDS = REVIEW_FIELDS[:-2]  # a review as backups before format 4 list it
+# Every layout a reader accepts, newest first.
+KNOWN_REVIEW_FIELDS = (REVIEW_FIELDS, GIDLESS_REVIEW_FIELDS, DAYLESS_REVIEW_FIELDS)
 
 
 class StoredOptions(StudyOptions):

@@ -6,8 +6,11 @@ same folder, notes by title and text. A matched word gains what the file adds (n
 notes, a language or colour it lacked) and loses nothing; a word with nothing new is skipped as
 a duplicate. Rows of one file with the same term in the same folder (a homograph in two Anki
 notes) are one word with the meanings of both. Replace: the workspace is emptied and the
-file's contents go in with their ids, so deep links keep working. Either way, importing the
-same file twice changes nothing the second time. Study progress follows the words
+file's contents go in with their ids, so deep links keep working. Rows keep the file's global
+ids (rows from a file older than them get new ones); in a merge a folder, word or note whose
+global id is here already is that row, wherever it is and whatever it is called now (decision
+040). A word's seed basis comes with it, so its cards keep their fuzz under a new id. Either
+way, importing the same file twice changes nothing the second time. Study progress follows the words
 (app.store.transfer.plan_study).
 """
 
@@ -19,11 +22,12 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.domain import MEANINGS_MAX, TEXT_MAX
+from app.ids import uuid7
 from app.store.transfer import Mode
 from app.store.transfer.model import FolderItem, NoteItem, SkippedRow, WordItem, _Result, stamps
 from app.store.transfer.parsed import ParsedImport
 from app.store.transfer.plan_study import Landing, StudyPlan, plan_study
-from app.store.transfer.read import Existing, ExistingWord
+from app.store.transfer.read import Existing, ExistingWord, seed_basis, stored_seed
 from app.store.transfer.steps import CHUNK, Progress, Steps
 from app.study.days import Moment
 
@@ -172,7 +176,9 @@ def _place_folder(b: _Builder, folder: FolderItem) -> None:
     parent = None if folder.parent_id is None else b.target[folder.parent_id]
     key = (parent, folder.name.casefold())
     shown = folder.name if parent is None else f"{b.paths[parent]}{PATH_SEPARATOR}{folder.name}"
-    match = b.existing.folders.get(key)
+    match = b.existing.folder_gids.get(folder.gid) if folder.gid else None
+    if match is None:
+        match = b.existing.folders.get(key)
     if match is not None:
         b.target[folder.id] = match
         b.paths.setdefault(match, shown)
@@ -198,6 +204,7 @@ def _place_folder(b: _Builder, folder: FolderItem) -> None:
             "lang": folder.lang,
             "created_at": created,
             "updated_at": updated,
+            "gid": folder.gid or uuid7(),
         }
     )
 
@@ -206,9 +213,14 @@ def _place_word(
     b: _Builder, word: WordItem, index: int, seen: dict[tuple[int, str], int | None]
 ) -> None:
     folder = b.target[word.folder_id]
-    key = (folder, word.term.casefold())
-    line = word.line if word.line is not None else index + 1
     path = b.paths[folder]
+    # The same row as a word here, which may have been renamed or moved since: merged into it.
+    key = b.existing.word_gids.get(word.gid) if word.gid else None
+    if key is None:
+        key = (folder, word.term.casefold())
+    folder = key[0]
+    path = b.paths.get(folder, path)  # a folder the file does not have: the file's is shown
+    line = word.line if word.line is not None else index + 1
     reason = ""
     outcome: Outcome
     if key in seen:
@@ -301,6 +313,8 @@ def _word_row(
         "lang": lang,
         "created_at": stamps[0],
         "updated_at": stamps[1],
+        "gid": word.gid or uuid7(),
+        "seed": stored_seed(seed_basis(word), word_id),
     }
 
 
@@ -330,7 +344,7 @@ def merged_word(current: ExistingWord, incoming: WordItem) -> Row | None:
 def _place_note(b: _Builder, note: NoteItem) -> None:
     folder = b.target[note.folder_id]
     key = (folder, note.title, note.body)
-    if key in b.existing.notes:
+    if key in b.existing.notes or note.gid in b.existing.note_gids:
         b.duplicate_notes += 1
         return
     created, updated = stamps(note, b.now)
@@ -340,6 +354,7 @@ def _place_note(b: _Builder, note: NoteItem) -> None:
         "body": note.body,
         "created_at": created,
         "updated_at": updated,
+        "gid": note.gid or uuid7(),
     }
     if b.keep_ids:
         row["id"] = note.id

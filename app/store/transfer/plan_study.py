@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from app.ids import uuid7
 from app.store.study_queries import COLLECTION
 from app.store.transfer import Mode
 from app.store.transfer.model import (
@@ -147,9 +148,10 @@ class _Planner:
             if done - reported >= CHUNK:
                 reported = done
                 yield Progress("Rebuilding study progress", done, total)
-        # In the file's order, so the log reads in the order it was written.
+        # In the file's order, so the log reads in the order it was written; a review keeps
+        # its global id (one from an older file gets a new one).
         self.plan.reviews.extend(
-            r._replace(card_id=copied[r.card_id], study_day=self._day(r))
+            r._replace(card_id=copied[r.card_id], study_day=self._day(r), gid=r.gid or uuid7())
             for r in self.study.reviews
             if r.card_id in copied
         )

@@ -14,20 +14,22 @@ from app.store import study_queries
 from app.store.db import Database
 from app.store.queries import folder_tree
 from app.store.results import TreeRow
-from app.store.transfer.model import REVIEW_FIELDS, CardItem, StoredOptions
-from app.study.model import Direction
+from app.store.transfer.model import REVIEW_FIELDS, CardItem, StoredOptions, WordItem
+from app.study.model import SEED_BASIS_SQL, Direction
 from app.study.options import DEFAULT_OPTIONS, StudyOptions
 
 RawItem = dict[str, Any]
 
 # The explicit list of what a backup holds: these tables, these columns. Anything else in the
 # database (settings, conversations, keys) is never exported.
-FOLDER_FIELDS = ("id", "parent_id", "name", "emoji", "color", "lang", "created_at", "updated_at")
+FOLDER_FIELDS = (
+    *("id", "parent_id", "name", "emoji", "color", "lang", "created_at", "updated_at", "gid"),
+)
 WORD_FIELDS = (
     *("id", "folder_id", "term", "meanings", "notes", "color", "lang"),
-    *("created_at", "updated_at"),
+    *("created_at", "updated_at", "gid"),
 )
-NOTE_FIELDS = ("id", "folder_id", "title", "body", "created_at", "updated_at")
+NOTE_FIELDS = ("id", "folder_id", "title", "body", "created_at", "updated_at", "gid")
 # A card's folder is its word's, so it is not repeated; a review's session is not exported.
 CARD_FIELDS = tuple(CardItem.model_fields)
 OPTIONS_FIELDS = ("id", "options", "created_at", "updated_at")
@@ -52,7 +54,10 @@ def raw_workspace(db: Database) -> RawWorkspace:
         dict(r) for r in db.all(f"SELECT {', '.join(FOLDER_FIELDS)} FROM folder ORDER BY id")
     ]
     words = []
-    for row in db.all(f"SELECT {', '.join(WORD_FIELDS)} FROM word ORDER BY id"):
+    # A word's `seed` is exported as its effective basis, never NULL: restored anywhere under
+    # another id, its cards keep the fuzz their schedules were computed with (decision 036).
+    columns = ", ".join(f"w.{name}" for name in WORD_FIELDS)
+    for row in db.all(f"SELECT {columns}, {SEED_BASIS_SQL} AS seed FROM word w ORDER BY w.id"):
         word = dict(row)
         word["meanings"] = _meanings(word["meanings"])
         words.append(word)
@@ -97,6 +102,21 @@ def _meanings(stored: Any) -> Any:
     return decoded
 
 
+def seed_basis(word: WordItem) -> str | None:
+    """The seed basis a file's word brings: its own (backup 5), or else its id in the file, as
+    every word was seeded before schema 8 and still is without a `seed` (so older backups keep
+    their cards' fuzz). None for a word without either: it has no cards."""
+    if word.seed is not None:
+        return word.seed
+    return None if word.id is None else str(word.id)
+
+
+def stored_seed(basis: str | None, word_id: int | None) -> str | None:
+    """The `word.seed` column for a word with seed `basis` stored under `word_id`: NULL when the
+    basis is that id anyway, so a restore under the same ids writes the rows as they were."""
+    return None if basis is None or basis == str(word_id) else basis
+
+
 @dataclass(frozen=True)
 class ExistingWord:
     id: int
@@ -126,6 +146,10 @@ class Existing:
     # The seed basis of words that came from another device (app/study/model.py card_seed);
     # every other word's is its id.
     seeds: dict[int, str] = field(default_factory=dict)
+    # Rows by global id: a file's row with one of these is that row (decision 040).
+    folder_gids: dict[str, int] = field(default_factory=dict)
+    word_gids: dict[str, tuple[int, str]] = field(default_factory=dict)  # -> (folder, term key)
+    note_gids: set[str] = field(default_factory=set)
 
 
 def existing(db: Database, *, contents: bool) -> Existing:
@@ -144,15 +168,20 @@ def existing(db: Database, *, contents: bool) -> Existing:
         parent = row.folder.parent_id
         inherited = "" if parent is None else now.langs.get(parent, "")
         now.langs[row.folder.id] = row.folder.lang or inherited
-    for r in db.all("SELECT id, parent_id, name_key FROM folder"):
+    for r in db.all("SELECT id, parent_id, name_key, gid FROM folder"):
         now.folders[(r["parent_id"], r["name_key"])] = r["id"]
+        now.folder_gids[r["gid"]] = r["id"]
     now.next_folder_id = int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM folder"))
     now.next_word_id = int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM word"))
-    for r in db.all("SELECT id, folder_id, term_key, meanings, notes, color, lang FROM word"):
-        now.words[(r["folder_id"], r["term_key"])] = ExistingWord(
+    for r in db.all("SELECT id, folder_id, term_key, meanings, notes, color, lang, gid FROM word"):
+        key = (r["folder_id"], r["term_key"])
+        now.words[key] = ExistingWord(
             r["id"], json.loads(r["meanings"]), r["notes"], r["color"], r["lang"]
         )
-    now.notes = {(r[0], r[1], r[2]) for r in db.all("SELECT folder_id, title, body FROM note")}
+        now.word_gids[r["gid"]] = key
+    notes = db.all("SELECT folder_id, title, body, gid FROM note")
+    now.notes = {(r[0], r[1], r[2]) for r in notes}
+    now.note_gids = {r[3] for r in notes}
     now.seeds = {r[0]: r[1] for r in db.all("SELECT id, seed FROM word WHERE seed IS NOT NULL")}
     return now
 

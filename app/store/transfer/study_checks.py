@@ -13,7 +13,7 @@ from pydantic import TypeAdapter
 from app.domain import InvalidInput
 from app.store.transfer import MAX_CARDS, MAX_FOLDERS, MAX_REVIEWS
 from app.store.transfer.model import (
-    DAYLESS_REVIEW_FIELDS,
+    KNOWN_REVIEW_FIELDS,
     REVIEW_FIELDS,
     CardItem,
     OptionsItem,
@@ -21,7 +21,12 @@ from app.store.transfer.model import (
     StudyData,
 )
 from app.store.transfer.steps import Steps
-from app.store.transfer.validation import check_limit, validate_chunks, validate_items
+from app.store.transfer.validation import (
+    check_limit,
+    check_unique_gids,
+    validate_chunks,
+    validate_items,
+)
 
 _REVIEWS = TypeAdapter(list[ReviewItem])
 _REVIEW = TypeAdapter(ReviewItem)
@@ -46,6 +51,7 @@ def build_study(
     reviews = yield from validate_chunks(_REVIEWS, _check_review, raw.reviews, "Review", source)
     options = yield from validate_items(OptionsItem, raw.options, "Study option", source)
     card_ids = _check_cards(cards, word_ids, source)
+    check_unique_gids(reviews, "review", source)
     for number, review in enumerate(reviews, start=1):
         if review.card_id not in card_ids:
             raise InvalidInput(
@@ -63,10 +69,7 @@ def build_study(
 
 def _check_review(row: Any) -> object:
     """One review alone, by field name so a message can say which value is wrong."""
-    if isinstance(row, list | tuple) and len(row) in (
-        len(REVIEW_FIELDS),
-        len(DAYLESS_REVIEW_FIELDS),
-    ):
+    if isinstance(row, list | tuple) and len(row) in {len(f) for f in KNOWN_REVIEW_FIELDS}:
         row = dict(zip(REVIEW_FIELDS, row, strict=False))
     return _REVIEW.validate_python(row)
 

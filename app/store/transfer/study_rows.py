@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.ids import uuid7
 from app.store.study_queries import COLLECTION
 from app.store.transfer.model import REVIEW_FIELDS
 from app.study.days import Moment
@@ -50,14 +51,14 @@ def card_values(
 def review_values(
     card_id: int, rating: int, at: Moment, duration_ms: int, *, mode: str, before: Progress | None
 ) -> ReviewValues:
-    """A review row, keeping the card's schedule before the grade the way a live grade does
-    (app.store.study): state 0 and no schedule when the card was new."""
+    """A new review row with a new global id, keeping the card's schedule before the grade the
+    way a live grade does (app.store.study): state 0 and no schedule when the card was new."""
     if before is None:
-        return (card_id, rating, at.at, duration_ms, mode, 0, None, None, None, None, None, at.day)
-    return (
-        *(card_id, rating, at.at, duration_ms, mode, int(before.state), before.step),
-        *(before.stability, before.difficulty, before.due, before.last_review, at.day),
-    )
+        schedule: tuple[Any, ...] = (0, None, None, None, None, None)
+    else:
+        schedule = (int(before.state), before.step, before.stability, before.difficulty)
+        schedule = (*schedule, before.due, before.last_review)
+    return (card_id, rating, at.at, duration_ms, mode, *schedule, at.day, uuid7())
 
 
 def options_row(

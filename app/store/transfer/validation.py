@@ -6,7 +6,7 @@ file."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -23,6 +23,26 @@ def check_limit(items: Sequence[Any], limit: int, noun: str, source: str) -> Non
         raise InvalidInput(
             f"This {source} has {len(items):,} {noun}; Lexical imports at most {limit:,}."
         )
+
+
+class _HasGid(Protocol):
+    @property
+    def gid(self) -> str | None: ...
+
+
+def check_unique_gids(items: Sequence[_HasGid], noun: str, source: str) -> None:
+    """Refuse a file where two items of one kind share a global id: they would be one row
+    everywhere else (decision 040), and the second insert would break the unique index."""
+    seen: set[str] = set()
+    for number, item in enumerate(items, start=1):
+        if item.gid is None:
+            continue
+        if item.gid in seen:
+            raise InvalidInput(
+                f"This {source} cannot be imported: {noun} {number:,} has the same global id "
+                f"as an earlier {noun} ({item.gid})."
+            )
+        seen.add(item.gid)
 
 
 def validate_items(

@@ -37,19 +37,21 @@ def test_the_backup_has_the_documented_shape() -> None:
         *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]
     assert document["format"] == "lexical-backup"
-    assert document["version"] == 4
+    assert document["version"] == 5
     assert document["contains"] == [
         *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]
     assert document["exported_at"].endswith("Z")
     assert set(document["folders"][0]) == {
         *("id", "parent_id", "name", "emoji", "color", "lang", "created_at", "updated_at"),
+        "gid",
     }
     word = next(w for w in document["words"] if w["term"] == "mitosis")
     assert word["meanings"] == ["cell division"]
     assert word["lang"] == "en"
+    assert word["seed"] == str(word["id"])  # the effective basis, never null
     assert set(document["notes"][0]) == {
-        *("id", "folder_id", "title", "body", "created_at", "updated_at"),
+        *("id", "folder_id", "title", "body", "created_at", "updated_at", "gid"),
     }
 
 
