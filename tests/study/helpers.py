@@ -45,3 +45,13 @@ SPANISH = [
     ("libro", ["book"]),
     ("agua", ["water"]),
 ]
+
+
+def assert_replays(store: Store) -> None:
+    """Every card's stored schedule is exactly the replay of its log with its folder's options
+    and its seed (decision 036)."""
+    from app.study.scheduler import replay  # noqa: PLC0415 (py-fsrs, for the tests that need it)
+
+    options = store.study.options_map()
+    for card in store.study.logged_cards(None):
+        assert replay(card.log, options[card.folder_id], card.seed) == card.progress

@@ -12,10 +12,9 @@ from app.store.queries import changes_placement
 from app.store.transfer.steps import run_steps
 from app.study.model import Rating
 from app.study.options import StudyOptions
-from app.study.scheduler import replay
 from app.studying.reschedule import reschedule, rescheduled_after_moves, rescheduling
 from app.studying.session import StudySession
-from tests.study.helpers import SPANISH, Clock, folder_with_words
+from tests.study.helpers import SPANISH, Clock, assert_replays, folder_with_words
 
 # Parameters fsrs-rs fitted to a simulated learner (tests/study/simulated.py, 1,500 cards).
 FITTED = (
@@ -44,20 +43,13 @@ def _schedules(store: Store) -> dict[int, object]:
     return {card.id: card.progress for card in store.study.logged_cards(None)}
 
 
-def _replays(store: Store) -> None:
-    options = store.study.options_map()
-    for card in store.study.logged_cards(None):
-        expected = replay(card.log, options[card.folder_id], card.seed)
-        assert expected == card.progress
-
-
 def test_fitted_parameters_reschedule_the_folder_and_taking_them_back_restores_it() -> None:
     clock = Clock()
     store, folder = _studied(clock)
     before = _schedules(store)
     store.study.set_options(folder, StudyOptions(parameters=FITTED))
     assert reschedule(store, folder) == len(before)
-    _replays(store)
+    assert_replays(store)
     # Studying goes on with the new parameters, then they are taken back: the card graded
     # since keeps that grade, replayed with the old parameters; every other card is as before.
     scope = {"kind": "folder", "folder": folder}
@@ -69,7 +61,7 @@ def test_fitted_parameters_reschedule_the_folder_and_taking_them_back_restores_i
     graded = store.study.card(key).card_id
     store.study.set_options(folder, None)
     reschedule(store, folder)
-    _replays(store)
+    assert_replays(store)
     after = _schedules(store)
     assert {k: v for k, v in after.items() if k != graded} == {
         k: v for k, v in before.items() if k != graded
@@ -86,7 +78,7 @@ def test_a_subfolder_with_its_own_options_keeps_its_schedules() -> None:
     store.study.set_options(folder, StudyOptions(parameters=FITTED))
     reschedule(store, folder)
     assert {c.id: c.progress for c in store.study.logged_cards(verbs.id)} == before
-    _replays(store)
+    assert_replays(store)
 
 
 def test_taking_parameters_back_before_any_grade_restores_every_schedule_exactly() -> None:
@@ -129,7 +121,7 @@ def test_a_word_moved_to_a_folder_that_schedules_otherwise_is_rescheduled_and_ba
     moved = {c.id for c in store.study.logged_cards(other.id)}
     assert counts == [len(moved)]
     assert moved
-    _replays(store)
+    assert_replays(store)
     assert {k: v for k, v in _schedules(store).items() if k not in moved} == {
         k: v for k, v in before.items() if k not in moved
     }
@@ -138,7 +130,7 @@ def test_a_word_moved_to_a_folder_that_schedules_otherwise_is_rescheduled_and_ba
     store.undo()
     assert _schedules(store) == before
     store.redo()
-    _replays(store)
+    assert_replays(store)
     assert counts == [len(moved), 0, len(moved)]
 
 
@@ -156,7 +148,7 @@ def test_grades_given_after_a_move_survive_its_undo() -> None:
     session.grade(Rating.HARD)
     store.undo()  # the move
     assert counts[-1] == 1
-    _replays(store)
+    assert_replays(store)
 
 
 def test_a_move_between_folders_that_schedule_alike_replays_nothing() -> None:
@@ -179,7 +171,7 @@ def test_a_folder_moved_under_other_options_follows_them_unless_it_has_its_own()
     counts = _moves_followed(store)
     before = _schedules(store)
     store.move_folder(verbs.id, slow.id)
-    _replays(store)
+    assert_replays(store)
     assert counts[-1] == len(store.study.logged_cards(verbs.id)) > 0
     store.undo()
     assert _schedules(store) == before
@@ -201,4 +193,4 @@ def test_a_card_graded_while_the_chunks_run_is_replayed_from_its_new_log() -> No
     session.reveal()
     session.grade(Rating.AGAIN)
     assert run_steps(steps) == step.total
-    _replays(store)
+    assert_replays(store)
