@@ -9,7 +9,7 @@ tab syncs: a following tab sees remote edits through the operation log like any 
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 from pyodide.ffi import create_proxy
@@ -19,17 +19,23 @@ from app.browser.dom import by_id, replace_children
 from app.browser.local_storage import get, put
 from app.browser.page_parts import Spawns
 from app.domain import InvalidInput
-from app.sync.adapter import LABEL, SyncAdapter
 from app.sync.pairing import CONNECT_KEY, PAIRING_KEY, Pairing, new_code, read_pairing, status_label
 from app.ui.sync_view import sync_dialog
+
+if TYPE_CHECKING:
+    from app.browser.packages import LazyPackages
+    from app.sync.adapter import SyncAdapter
 
 
 class SyncPage(Spawns, Protocol):
     dialog: Any
     commands: dict[str, Command]
     controller: Any
+    study_runtime: LazyPackages
 
     def apply(self, update: Any) -> None: ...
+
+    async def loaded(self, *needed: LazyPackages) -> bool: ...
 
 
 class Sync:
@@ -80,7 +86,12 @@ class Sync:
         js.location.reload()
 
     async def connect(self, pairing: Pairing) -> None:
+        # A card is the replay of its reviews: the adapter needs py-fsrs, loaded after the
+        # first screen like everything here.
+        if not await self.page.loaded(self.page.study_runtime):
+            return
         from app.browser.yjs_engine import YjsEngine, load_module  # noqa: PLC0415 (only when paired)
+        from app.sync.adapter import SyncAdapter  # noqa: PLC0415 (needs py-fsrs, loaded above)
 
         module = await load_module()
         engine = YjsEngine(module)
@@ -93,7 +104,7 @@ class Sync:
         self.provider = module.connect(pairing.server, pairing.code, engine.doc, self._proxies[0])
 
     def _redraw_remote(self, changeset: Any) -> None:
-        if changeset.label == LABEL:  # written from the document: nothing else redraws it
+        if changeset.label == "Synced":  # written from the document: nothing else redraws it
             self.page.apply(self.page.controller.refresh())
 
     def _show_status(self, state: str, synced: bool) -> None:

@@ -86,4 +86,4 @@ def status_label(state: str, synced: bool) -> str:
     """The toolbar's words for the provider's state ("connected", "connecting", ...)."""
     if state == "connected":
         return SYNCED if synced else SYNCING
-    return OFFLINE
+    return SYNCING if state == "connecting" else OFFLINE
