@@ -90,6 +90,7 @@ def _pair(page: Page, address: str, code: str | None) -> str:
     return shown
 
 
+@pytest.mark.xfail(reason="the page never connects to the server yet (decision 041)", strict=False)
 def test_two_devices_sync_through_the_server(
     context: BrowserContext, base_url: str, server: SyncServer, browser
 ) -> None:  # type: ignore[no-untyped-def]
