@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from e2e.conftest import open_app, screenshot
-from e2e.lexical_ui import create_folder, dialog, tree_link
+from e2e.lexical_ui import add_word, create_folder, dialog, tree_link, word_item
 
 ROOT = Path(__file__).resolve().parent.parent
 SYNC_TIMEOUT_MS = 20_000
@@ -90,7 +90,6 @@ def _pair(page: Page, address: str, code: str | None) -> str:
     return shown
 
 
-@pytest.mark.xfail(reason="the page never connects to the server yet (decision 041)", strict=False)
 def test_two_devices_sync_through_the_server(
     context: BrowserContext, base_url: str, server: SyncServer, browser
 ) -> None:  # type: ignore[no-untyped-def]
@@ -111,6 +110,15 @@ def test_two_devices_sync_through_the_server(
         expect(tree_link(two, "Made on one")).to_be_visible(timeout=SYNC_TIMEOUT_MS)
         create_folder(two, "Made on two")
         expect(tree_link(one, "Made on two")).to_be_visible(timeout=SYNC_TIMEOUT_MS)
+        # A word added on one device, its meaning edited on the other.
+        tree_link(one, "Made on one").click()
+        add_word(one, "perro", ["dog"])
+        tree_link(two, "Made on one").click()
+        expect(word_item(two, "perro")).to_contain_text("dog", timeout=SYNC_TIMEOUT_MS)
+        word_item(two, "perro").get_by_role("button", name="Edit").click()
+        two.get_by_label("Meanings (one per line)").last.fill("dog\nhound")
+        two.get_by_role("button", name="Save").last.click()
+        expect(word_item(one, "perro")).to_contain_text("hound", timeout=SYNC_TIMEOUT_MS)
 
         server.kill()
         expect(_status(one)).to_have_text("Offline: changes will sync", timeout=SYNC_TIMEOUT_MS)
