@@ -7,10 +7,19 @@ BIN := $(VENV)/bin
 DEPS := $(VENV)/.installed
 NODE_DEPS := node_modules/.installed
 
-.PHONY: serve test test-unit test-e2e lint vendor build dist chromium nginx node-deps clean bench bench-smoke
+SYNC_HOST ?= 127.0.0.1
+SYNC_PORT ?= 8765
+SYNC_DATA ?= sync-data
+
+.PHONY: sync-server serve test test-unit test-e2e lint vendor build dist chromium nginx node-deps clean bench bench-smoke
 
 serve: vendor build
 	$(PYTHON) scripts/serve.py --port $(PORT)
+
+# The sync server (decision 041) on a data folder, loopback unless SYNC_HOST says otherwise; put a
+# TLS proxy in front of it to reach it from other devices (README "Sync between devices").
+sync-server: $(DEPS)
+	$(BIN)/python scripts/sync_server.py --host $(SYNC_HOST) --port $(SYNC_PORT) --data $(SYNC_DATA)
 
 test: lint test-unit test-e2e bench-smoke
 

@@ -16,7 +16,9 @@ The list is derived from the files themselves, never kept by hand, so it cannot 
   and whoever loads it, so an upgrade that splits the bundle differently misses none);
 - the wheels of the packages app/browser/packages.py loads after the first screen and when
   first needed (py-fsrs for studying), with their dependencies as recorded in the vendored
-  pyodide-lock.json.
+  pyodide-lock.json;
+- the modules vendor.lock.json's "bundles" make (Yjs and its websocket provider, loaded only
+  when sync is turned on).
 The cache version is a hash of those files' contents and of the worker's code, so any change
 to either makes browsers install the new version.
 """
@@ -113,6 +115,8 @@ def package_files(root: Path) -> set[str]:
         if not found:
             raise PrecacheError(f"{entry['to']} has no files (run `make vendor`)")
         files |= found
+    for entry in json.loads((root / LOCK).read_text(encoding="utf-8")).get("bundles", []):
+        files.add(_local(root, LOCK, entry["to"]))
     return files
 
 

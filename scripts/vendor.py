@@ -84,6 +84,39 @@ def unpack_npm(entry: dict[str, Any]) -> None:
             out.write_bytes(source.read())
 
 
+def bundle(entry: dict[str, Any]) -> None:
+    """One ES module from several verified npm packages, bundled by esbuild (a dev tool pinned
+    by package-lock.json; never shipped): the packages are laid out as a node_modules folder
+    beside the entry, so only these tarballs are what gets bundled."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for package in entry["packages"]:
+            tarball = npm_tarball(package["name"], package["version"], package["sha256"])
+            dest = work / "node_modules" / package["name"]
+            with tarfile.open(tarball) as archive:
+                for member in archive.getmembers():
+                    if member.isfile() and member.name.startswith("package/"):
+                        source = archive.extractfile(member)
+                        assert source is not None
+                        out = dest / member.name[len("package/") :]
+                        out.parent.mkdir(parents=True, exist_ok=True)
+                        out.write_bytes(source.read())
+        source_entry = work / Path(entry["entry"]).name
+        shutil.copyfile(ROOT / entry["entry"], source_entry)
+        target = ROOT / entry["to"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [
+                str(ROOT / "node_modules" / ".bin" / "esbuild"),
+                str(source_entry),
+                *("--bundle", "--format=esm", "--platform=browser", "--minify"),
+                f"--outfile={target}",
+                "--log-level=warning",
+            ],
+            check=True,
+        )
+
+
 def wheel(spec: dict[str, Any], platform: list[str]) -> Path:
     target = CACHE / spec["file"]
     if not target.exists():
@@ -161,6 +194,8 @@ def main() -> None:
         unpack_npm(entry)
         if entry["name"] == "pyodide":
             compile_stdlib(ROOT / entry["to"])
+    for entry in lock.get("bundles", []):
+        bundle(entry)
     place_wheels(lock["wheels"])
     STAMP.write_text(lock_digest)
     print("vendor: runtime files fetched and verified")

@@ -7,6 +7,7 @@
 // source and ignores it; localhost reaches a server listening on [::1] all the same.
 (function () {
   var ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/;
+  var SYNC_ORIGIN = /^(wss:\/\/[a-z0-9.-]+|ws:\/\/(127\.0\.0\.1|localhost))(?::\d{1,5})?$/;
   var sources = ["'self'", "http://localhost:*", "http://127.0.0.1:*"];
 
   function listed(area, name, once) {
@@ -21,14 +22,20 @@
     }
   }
 
-  var saved = listed("localStorage", "lexical-connect", false)
-    .concat(listed("sessionStorage", "lexical-connect-once", true));
-  for (var i = 0; i < saved.length; i++) {
-    var origin = saved[i];
-    if (typeof origin === "string" && ORIGIN.test(origin) && sources.indexOf(origin) < 0) {
-      sources.push(origin);
+  function allow(list, pattern) {
+    for (var i = 0; i < list.length; i++) {
+      var origin = list[i];
+      if (typeof origin === "string" && pattern.test(origin) && sources.indexOf(origin) < 0) {
+        sources.push(origin);
+      }
     }
   }
+
+  allow(listed("localStorage", "lexical-connect", false)
+    .concat(listed("sessionStorage", "lexical-connect-once", true)), ORIGIN);
+  // The paired sync server (app/sync/pairing.py, decision 041): a websocket origin, ws:// only
+  // on loopback (checked when pairing), and nothing else of its kind.
+  allow(listed("localStorage", "lexical-connect-sync", false), SYNC_ORIGIN);
   var policy = document.createElement("meta");
   policy.httpEquiv = "Content-Security-Policy";
   policy.content = "connect-src " + sources.join(" ");

@@ -30,7 +30,16 @@ def rules() -> dict[str, list[str]]:
 
 
 def test_the_page_own_policy_bounds_connections_to_the_web() -> None:
-    assert rules()["connect-src"] == ["'self'", "https:", "http:"]
+    # Websockets for the sync server: wss anywhere, ws on this computer only (decision 041);
+    # connect.js narrows them to the one paired server.
+    assert rules()["connect-src"] == [
+        "'self'",
+        "https:",
+        "http:",
+        "wss:",
+        "ws://127.0.0.1:*",
+        "ws://localhost:*",
+    ]
 
 
 def test_nothing_else_was_widened() -> None:

@@ -91,6 +91,9 @@ class Session:
             self.assistant = Assistant(self.page)
             self.assistant.start()
         self.page.assistant = self.assistant  # study answers through its provider too
+        from app.browser.sync import Sync  # noqa: PLC0415 (after the first screen, as above)
+
+        Sync(self.page).start(writer=self.controller.read_only is None)
 
     def become_writer(self) -> None:
         self.controller.read_only = None

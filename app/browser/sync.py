@@ -1,0 +1,113 @@
+"""Sync in the page (decision 041): the "Sync…" dialog, and the writer tab's link to the server.
+
+Nothing here loads before the first screen: the session starts it after the assistant, and only
+when this device is paired are static/sync.js and the Yjs bundle imported. The adapter
+(app/sync/adapter.py) then keeps the store and a Yjs document in step, and y-websocket's
+provider keeps the document in step with the server's room (the sync code). Only the writer
+tab syncs: a following tab sees remote edits through the operation log like any other.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+import js
+from pyodide.ffi import create_proxy
+
+from app.browser.commands import Command, plain
+from app.browser.dom import by_id, replace_children
+from app.browser.local_storage import get, put
+from app.browser.page_parts import Spawns
+from app.domain import InvalidInput
+from app.sync.pairing import CONNECT_KEY, PAIRING_KEY, Pairing, new_code, read_pairing, status_label
+from app.ui.sync_view import sync_dialog
+
+if TYPE_CHECKING:
+    from app.browser.packages import LazyPackages
+    from app.sync.adapter import SyncAdapter
+
+
+class SyncPage(Spawns, Protocol):
+    dialog: Any
+    commands: dict[str, Command]
+    controller: Any
+    study_runtime: LazyPackages
+
+    def apply(self, update: Any) -> None: ...
+
+    async def loaded(self, *needed: LazyPackages) -> bool: ...
+
+
+class Sync:
+    def __init__(self, page: SyncPage) -> None:
+        self.page = page
+        self.adapter: SyncAdapter | None = None
+        self.provider: Any = None
+        self._proxies: list[Any] = []
+        self.status = by_id("sync-status")
+
+    def start(self, *, writer: bool) -> None:
+        """Enable the dialog; when paired and this tab writes, connect."""
+        self.page.commands.update(
+            {
+                "sync-settings": plain(self.open),
+                "sync-pair": lambda _item, data: self.pair(data or {}),
+                "sync-unpair": plain(self.unpair),
+            }
+        )
+        by_id("sync-button").disabled = False
+        pairing = read_pairing(get(PAIRING_KEY))
+        if pairing is not None and writer:
+            self.page.spawn(self.connect(pairing))
+
+    def _show(self, error: str = "") -> None:
+        pairing = read_pairing(get(PAIRING_KEY))
+        replace_children(self.page.dialog, sync_dialog(pairing, new_code(), error))
+        if not self.page.dialog.open:
+            self.page.dialog.showModal()
+
+    def open(self) -> None:
+        self._show()
+
+    def pair(self, data: dict[str, str]) -> None:
+        try:
+            pairing = Pairing.made(data.get("server", ""), data.get("code", ""))
+        except InvalidInput as error:
+            self._show(str(error))
+            return
+        put(PAIRING_KEY, pairing.text())
+        # A running page's connect-src can only narrow: the next load allows the server.
+        put(CONNECT_KEY, pairing.connect_list())
+        js.location.reload()
+
+    def unpair(self) -> None:
+        put(PAIRING_KEY, None)
+        put(CONNECT_KEY, None)
+        js.location.reload()
+
+    async def connect(self, pairing: Pairing) -> None:
+        # A card is the replay of its reviews: the adapter needs py-fsrs, loaded after the
+        # first screen like everything here.
+        if not await self.page.loaded(self.page.study_runtime):
+            return
+        from app.browser.yjs_engine import YjsEngine, load_module  # noqa: PLC0415 (only when paired)
+        from app.sync.adapter import SyncAdapter  # noqa: PLC0415 (needs py-fsrs, loaded above)
+
+        module = await load_module()
+        engine = YjsEngine(module)
+        self._show_status("connecting", synced=False)
+        self.adapter = SyncAdapter(self.page.controller.store, engine)
+        self.adapter.store.subscribe(self._redraw_remote)
+        self.adapter.start()
+        self.page.apply(self.page.controller.refresh())
+        self._proxies.append(create_proxy(self._show_status))
+        self.provider = module.connect(pairing.server, pairing.code, engine.doc, self._proxies[0])
+
+    def _redraw_remote(self, changeset: Any) -> None:
+        if changeset.label == "Synced":  # written from the document: nothing else redraws it
+            self.page.apply(self.page.controller.refresh())
+
+    def _show_status(self, state: str, synced: bool) -> None:
+        self.status.hidden = False
+        self.status.textContent = status_label(str(state), bool(synced))
+        self.status.dataset.state = str(state)

@@ -1,0 +1,88 @@
+// The page's side of sync (decision 041): Yjs and its websocket provider (vendored as one module,
+// loaded only when sync is turned on) behind the few calls app/browser/yjs_engine.py makes, so
+// the Python side handles plain strings, lists and callbacks instead of Yjs's classes.
+import { Y, WebsocketProvider } from "./vendor/yjs/yjs-sync.mjs";
+
+export function newDoc() {
+  return new Y.Doc();
+}
+
+export function root(doc, name) {
+  return doc.getMap(name);
+}
+
+// What a map holds at `key`: "map", "text", "list", "string" or "" (nothing or something else).
+export function kind(value) {
+  if (value instanceof Y.Map) return "map";
+  if (value instanceof Y.Text) return "text";
+  if (value instanceof Y.Array) return "list";
+  return typeof value === "string" ? "string" : "";
+}
+
+export function setNew(map, key, type, value) {
+  const made = type === "map" ? new Y.Map() : type === "text" ? new Y.Text(value) : Y.Array.from(value);
+  map.set(key, made);
+  return made;
+}
+
+export function keys(map) {
+  return Array.from(map.keys());
+}
+
+export function listItems(list) {
+  return list.toArray().map(String);
+}
+
+// Yjs has no public begin/end of a transaction, only transact(doc, f): the Python side writes in a
+// `with` block, so begin makes the transaction transact would, and end hands its state to a real
+// transact, whose cleanup then sends one update and calls the observers as for any transaction.
+export function begin(doc) {
+  if (doc._transaction !== null) return false; // nested: joins the open one
+  Y.transact(doc, () => {}); // settles any pending cleanup first
+  doc._transaction = new Y.Transaction(doc, null, true);
+  return true;
+}
+
+export function end(doc) {
+  const open = doc._transaction;
+  doc._transaction = null;
+  Y.transact(doc, (transaction) => Object.assign(transaction, open));
+}
+
+export function encodeState(doc) {
+  return Y.encodeStateAsUpdate(doc);
+}
+
+export function applyUpdate(doc, update) {
+  Y.applyUpdate(doc, update, "remote");
+}
+
+export function onLocalUpdate(doc, callback) {
+  doc.on("update", (update, origin, _doc, transaction) => {
+    if (transaction.local) callback(update);
+  });
+}
+
+// callback([[root, key], ...]) with the rows each transaction from elsewhere touched.
+export function onRemoteChange(doc, names, callback) {
+  for (const name of names) {
+    doc.getMap(name).observeDeep((events, transaction) => {
+      if (transaction.local) return;
+      const touched = [];
+      for (const event of events) {
+        if (event.path.length) touched.push([name, String(event.path[0])]);
+        else for (const key of event.keysChanged) touched.push([name, key]);
+      }
+      if (touched.length) callback(touched);
+    });
+  }
+}
+
+// The provider on room `room`; onStatus("connected" | "connecting" | "disconnected", synced).
+export function connect(server, room, doc, onStatus) {
+  const provider = new WebsocketProvider(server, room, doc);
+  const report = () => onStatus(provider.wsconnected ? "connected" : provider.wsconnecting ? "connecting" : "disconnected", provider.synced);
+  provider.on("status", report);
+  provider.on("sync", report);
+  return provider;
+}
