@@ -64,7 +64,8 @@ $(NODE_DEPS): package.json package-lock.json
 	touch $@
 
 # Runtime files (PyScript, Pyodide, wheels): fetched through npm and pip, verified by sha256.
-vendor:
+# The sync bundle (Yjs and y-websocket) is made by esbuild from node_modules (decision 041).
+vendor: $(NODE_DEPS)
 	$(PYTHON) scripts/vendor.py
 
 # The app's zip (with bytecode compiled by the vendored Pyodide, hence vendor), the manifest
