@@ -86,25 +86,37 @@ def measure(workload: Workload) -> list[Figure]:
         raise SystemExit("bench: the calibration workload did other work under Node")
     cards = f"{int(pyodide['cards']):,}"  # type: ignore[call-overload]
     note = (
-        f"{pyodide['changed']:,} changed, a log entry of {pyodide['entry_mb']:.0f} MB; "
-        "Pyodide 314 under Node, not Chromium"
+        f"{pyodide['changed']:,} changed, {pyodide['entries']:,} log entries of "
+        f"{pyodide['entry_mb']:.0f} MB in all; Pyodide 314 under Node, not Chromium"
     )
 
     def figure(key: str, label: str, ms: object, target: float | None = None) -> Figure:
         value = float(ms)  # type: ignore[arg-type]
         return Figure(key, label, "ms", value, [value], target, note)
 
+    # Judged: what the page does before the result is saved, the log entries included.
+    total = float(pyodide["reschedule_ms"]) + float(pyodide["entry_ms"])  # type: ignore[arg-type]
     in_node = [
         figure(
             "reschedule.pyodide",
-            f"Reschedule {cards} cards (Pyodide)",
-            pyodide["reschedule_ms"],
+            f"Reschedule {cards} cards, log entries encoded (Pyodide)",
+            total,
             TARGET,
         ),
         figure(
+            "reschedule.pyodide.write",
+            f"Reschedule {cards} cards, without the log entries (Pyodide)",
+            pyodide["reschedule_ms"],
+        ),
+        figure(
             "reschedule.pyodide.entry",
-            f"Encode the log entry of {cards} rescheduled cards (Pyodide)",
+            f"Encode the log entries of {cards} rescheduled cards (Pyodide)",
             pyodide["entry_ms"],
+        ),
+        figure(
+            "reschedule.pyodide.read",
+            "Read those log entries back, as the other tab does (Pyodide)",
+            pyodide["read_ms"],
         ),
         figure(
             "reschedule.pyodide.replay",

@@ -90,21 +90,19 @@ def write_schedules(
     names = (*(f"read_{n}" for n in fields), *COLUMNS)
     stage_values(db, names, ((*read, *new) for read, new in schedules))
     unchanged = " AND ".join(f"c.{n} IS s.read_{n}" for n in fields)
-    moved = [
-        int(row[0])
-        for row in db.tuples(
-            f"SELECT s.read_id FROM {STAGE} s LEFT JOIN main.card c ON c.id = s.read_id "
-            f"WHERE c.id IS NULL OR NOT ({unchanged})"
-        )
-    ]
     sets = ", ".join(f"{n} = s.{n}" for n in COLUMNS)
     with uncaptured(db, "card", "update"):
-        db.execute(
-            f"UPDATE main.card AS c SET {sets}, updated_at = ? FROM {STAGE} AS s "
-            f"WHERE c.id = s.read_id AND {unchanged}",
-            (now,),
-        )
+        written = {
+            row[0]
+            for row in db.tuples(
+                f"UPDATE main.card AS c SET {sets}, updated_at = ? FROM {STAGE} AS s "
+                f"WHERE c.id = s.read_id AND {unchanged} RETURNING id",
+                (now,),
+            )
+        }
     db.execute(f"DROP TABLE {STAGE}")
+    key = fields.index("id")
+    moved = [int(read[key]) for read, _ in schedules if read[key] not in written]
     left, changes = set(moved), []
     for read, schedule in schedules:
         old = dict(zip(fields, read, strict=True))
