@@ -75,8 +75,9 @@ class Size:
             words=words,
             folders=folders,
             big_folder=min(5_000, words // 20),
-            # At least enough to log over a megabyte, so a snapshot follows even in the smoke run.
-            bulk=min(10_000, max(3_000, words // 10)),
+            # At least enough to log over SNAPSHOT_BYTES (about 240 bytes a word), so a
+            # snapshot follows even in the smoke run.
+            bulk=min(10_000, max(5_000, words // 10)),
             queries=40 if words >= 10_000 else 8,
             due=words // 10,
             reviews=words * 10,

@@ -23,6 +23,7 @@ from app.store.working_copy import BytesImage, Image, WorkingCopies, piece_count
 
 SLOTS = (0, 1)
 SNAPSHOT_EVERY = 200  # edits between snapshots
+SNAPSHOT_BYTES = 1_000_000  # logged bytes between snapshots
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,7 +163,7 @@ class Durability:
         *,
         copies: WorkingCopies | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
-        snapshot_bytes: int = 1_000_000,
+        snapshot_bytes: int = SNAPSHOT_BYTES,
     ) -> None:
         self._backend = backend
         self._copies = copies or WorkingCopies()

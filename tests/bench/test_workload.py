@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from app.store import Changeset, Store
 from app.store.bulk import parse_bulk
+from app.store.durability import SNAPSHOT_BYTES
+from app.store.oplog import encode_entry
 from bench.workload import MAX_DEPTH, Size, Workload, build
 
 
@@ -49,8 +52,17 @@ def test_queries_and_bulk_text_fit_the_size(workload: Workload) -> None:
     assert len(workload.queries) == workload.size.queries
     assert all(q.strip() for q in workload.queries)
     preview = parse_bulk(workload.bulk_text)
-    assert len(preview.rows) == workload.size.bulk == 3_000
-    assert preview.count("ok") == 3_000
+    assert len(preview.rows) == workload.size.bulk == 5_000
+    assert preview.count("ok") == 5_000
+
+
+def test_the_bulk_paste_logs_enough_that_a_snapshot_follows(workload: Workload) -> None:
+    """The large scenario waits for the snapshot a big log brings (bench/scenarios.py)."""
+    store = Store.from_snapshot(workload.store.snapshot())
+    logged: list[Changeset] = []
+    store.subscribe(logged.append)
+    store.bulk_add(workload.inbox, parse_bulk(workload.bulk_text).rows)
+    assert len(encode_entry(1, logged[-1])) > SNAPSHOT_BYTES
 
 
 def test_the_same_size_gives_the_same_workload(workload: Workload) -> None:
