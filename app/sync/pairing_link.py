@@ -21,6 +21,7 @@ PREFIX = "pair="
 # refused before it is parsed.
 MAX_FRAGMENT = 1_000
 NOT_A_LINK = "This pairing link is damaged: open the one your other device shows."
+ALREADY_PAIRED = "This device is already paired: unpair it first to pair it from the link."
 
 
 def pairing_link(page: str, pairing: Pairing) -> str:

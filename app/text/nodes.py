@@ -1,10 +1,10 @@
 """Immutable element tree that the browser layer turns into DOM: the app's XSS boundary.
 
 The browser layer builds DOM from these nodes with createElement (createElementNS for the
-SVG_TAGS), setAttribute and createTextNode only (never innerHTML). User data may only ever travel in text nodes
-and in ordinary attribute values, so everything that could execute code — dangerous
-tags, event-handler attributes, styles, script-capable URLs — is rejected here when an
-element is constructed. A violation is a programming error and raises ValueError.
+SVG_TAGS), setAttribute and createTextNode only (never innerHTML). User data may only ever
+travel in text nodes and in ordinary attribute values, so everything that could execute
+code — dangerous tags, event-handler attributes, styles, script-capable URLs — is rejected
+here when an element is constructed. A violation is a programming error and raises ValueError.
 """
 
 from __future__ import annotations
