@@ -6,9 +6,9 @@ when this device is paired are static/sync.js and the Yjs bundle imported. The a
 provider keeps the document in step with the server's room (the sync code). Only the writer
 tab syncs: a following tab sees remote edits through the operation log like any other.
 
-A page opened from a pairing link (the QR code another device shows, decision 042) opens the
-dialog with the link's server and code filled in, and takes the link out of the address bar
-and the history at once: the code is the collection's only secret.
+A page opened from a pairing link (the QR code another device shows, decision 042), or whose
+address changes to one, opens the dialog with the link's server and code filled in, and takes
+the link out of the address bar and the history at once: the code is the collection's secret.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ class SyncPage(Spawns, Protocol):
 
     def apply(self, update: Any) -> None: ...
 
+    def listen(self, target: Any, event: str, handler: Any, *, capture: bool = False) -> None: ...
+
     async def loaded(self, *needed: LazyPackages) -> bool: ...
 
 
@@ -66,6 +68,8 @@ class Sync:
         if pairing is not None and writer:
             self.page.spawn(self.connect(pairing))
         self._offer_from_address()
+        # A link opened in a tab already showing Lexical changes only the fragment.
+        self.page.listen(js.window, "hashchange", lambda _event: self._offer_from_address())
 
     def _offer_from_address(self) -> None:
         """If a pairing link opened this page, show what it offers (or what is wrong with it)."""
