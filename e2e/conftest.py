@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, expect
 
 from e2e.lexical_ui import focus_outside_fields, set_folder_language, spanish_folder
+from e2e.sync_devices import SyncServer
 from scripts import chromium
 
 E2E = Path(__file__).parent
@@ -214,3 +215,14 @@ def voiced(context: BrowserContext, base_url: str) -> Page:
     set_folder_language(page, "es")
     focus_outside_fields(page)
     return page
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[SyncServer]:
+    """The sync server on a fresh data folder, stopped after the test."""
+    running = SyncServer(tmp_path / "sync-data")
+    running.start()
+    yield running
+    if running.process is not None and running.process.poll() is None:
+        running.process.terminate()
+        running.process.wait()

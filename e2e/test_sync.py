@@ -8,86 +8,11 @@ both converge with nothing lost.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
 from e2e.conftest import open_app, screenshot
-from e2e.lexical_ui import add_word, create_folder, dialog, tree_link, word_item
-
-ROOT = Path(__file__).resolve().parent.parent
-SYNC_TIMEOUT_MS = 20_000
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class SyncServer:
-    def __init__(self, data: Path) -> None:
-        self.port = _free_port()
-        self.data = data
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = [sys.executable, str(ROOT / "scripts" / "sync_server.py")]
-        args = ["--port", str(self.port), "--data", str(self.data)]
-        self.process = subprocess.Popen([*command, *args], stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError("the sync server did not start")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[SyncServer]:
-    running = SyncServer(tmp_path / "sync-data")
-    running.start()
-    yield running
-    if running.process is not None and running.process.poll() is None:
-        running.process.terminate()
-        running.process.wait()
-
-
-def _status(page: Page):  # type: ignore[no-untyped-def]
-    return page.locator("#sync-status")
-
-
-def _open_sync(page: Page) -> None:
-    if page.locator("#menu-button").is_visible():  # narrow windows fold the menu away
-        page.locator("#menu-button").click()
-    page.locator("#sync-button").click()
-
-
-def _pair(page: Page, address: str, code: str | None) -> str:
-    _open_sync(page)
-    box = dialog(page)
-    box.get_by_label("Server").fill(address)
-    if code is not None:
-        box.get_by_label("Sync code").fill(code)
-    shown = box.get_by_label("Sync code").input_value()
-    box.get_by_role("button", name="Pair").click()
-    page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
-    expect(_status(page)).to_have_text("Synced", timeout=SYNC_TIMEOUT_MS)
-    return shown
+from e2e.lexical_ui import add_word, create_folder, tree_link, word_item
+from e2e.sync_devices import SYNC_TIMEOUT_MS, SyncServer, open_sync, pair, sync_status
 
 
 def test_two_devices_sync_through_the_server(
@@ -98,12 +23,12 @@ def test_two_devices_sync_through_the_server(
     other_context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         two = open_app(other_context, base_url)
-        _open_sync(one)
+        open_sync(one)
         screenshot(one, "sync-dialog")
         one.keyboard.press("Escape")
-        code = _pair(one, address, None)
+        code = pair(one, address, None)
         assert len(code) == 26
-        _pair(two, address, code)
+        pair(two, address, code)
         screenshot(one, "sync-toolbar")
 
         create_folder(one, "Made on one")
@@ -121,13 +46,13 @@ def test_two_devices_sync_through_the_server(
         expect(word_item(one, "perro")).to_contain_text("hound", timeout=SYNC_TIMEOUT_MS)
 
         server.kill()
-        expect(_status(one)).to_have_text("Offline: changes will sync", timeout=SYNC_TIMEOUT_MS)
+        expect(sync_status(one)).to_have_text("Offline: changes will sync", timeout=SYNC_TIMEOUT_MS)
         create_folder(one, "Made offline")
         screenshot(one, "sync-offline")
         server.start()
         expect(tree_link(two, "Made offline")).to_be_visible(timeout=30_000)
         for page in (one, two):
-            expect(_status(page)).to_have_text("Synced", timeout=SYNC_TIMEOUT_MS)
+            expect(sync_status(page)).to_have_text("Synced", timeout=SYNC_TIMEOUT_MS)
             for name in ("Made on one", "Made on two", "Made offline"):
                 expect(tree_link(page, name)).to_have_count(1)
     finally:

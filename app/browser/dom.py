@@ -1,9 +1,9 @@
 """Turn the safe element tree (app.text.nodes) into DOM nodes, and keep page regions up to date
 by patching only what changed between two renders (app.ui.diff).
 
-Only createElement, setAttribute and createTextNode are used, never innerHTML, so text from
-users or models can never become markup. Also: small DOM helpers, and `measured` spans on the
-browser's performance timeline.
+Only createElement (createElementNS for SVG), setAttribute and createTextNode are used, never
+innerHTML, so text from users or models can never become markup. Also: small DOM helpers, and
+`measured` spans on the browser's performance timeline.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import js
 from pyodide.ffi import JsNull, jsnull, to_js
 
-from app.text.nodes import El, Node
+from app.text.nodes import SVG_NAMESPACE, SVG_TAGS, El, Node
 from app.ui.diff import Fresh, Replace, diff
 
 if TYPE_CHECKING:
@@ -30,7 +30,10 @@ document = js.document
 def to_dom(node: Node) -> Any:
     if isinstance(node, str):
         return document.createTextNode(node)
-    element = document.createElement(node.tag)
+    if node.tag in SVG_TAGS:  # in the HTML namespace an <svg> would be an unknown element
+        element = document.createElementNS(SVG_NAMESPACE, node.tag)
+    else:
+        element = document.createElement(node.tag)
     for name, value in node.attrs.items():
         element.setAttribute(name, value)
     if node.tag == "textarea":

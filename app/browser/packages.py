@@ -20,6 +20,9 @@ from app.browser.dom import measured
 BASE = ["pydantic-core"]
 # py-fsrs, the scheduler: loaded by the first study action or a reload on the study screen.
 STUDY = ["fsrs"]
+# segno, which draws the pairing QR code (app/ui/qr_view.py): loaded when a paired device's Sync
+# dialog first shows it.
+QR = ["segno"]
 
 
 class LazyPackages:

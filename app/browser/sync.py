@@ -5,6 +5,10 @@ when this device is paired are static/sync.js and the Yjs bundle imported. The a
 (app/sync/adapter.py) then keeps the store and a Yjs document in step, and y-websocket's
 provider keeps the document in step with the server's room (the sync code). Only the writer
 tab syncs: a following tab sees remote edits through the operation log like any other.
+
+A page opened from a pairing link (the QR code another device shows, decision 042), or whose
+address changes to one, opens the dialog with the link's server and code filled in, and takes
+the link out of the address bar and the history at once: the code is the collection's secret.
 """
 
 from __future__ import annotations
@@ -15,15 +19,16 @@ import js
 from pyodide.ffi import create_proxy
 
 from app.browser.commands import Command, plain
-from app.browser.dom import by_id, replace_children
+from app.browser.dom import by_id, found, replace_children
 from app.browser.local_storage import get, put
+from app.browser.packages import QR, LazyPackages
 from app.browser.page_parts import Spawns
 from app.domain import InvalidInput
 from app.sync.pairing import CONNECT_KEY, PAIRING_KEY, Pairing, new_code, read_pairing, status_label
-from app.ui.sync_view import sync_dialog
+from app.sync.pairing_link import ALREADY_PAIRED, pairing_link, read_pairing_link
+from app.ui.sync_view import QR_ID, pairing_qr, qr_unavailable, sync_dialog
 
 if TYPE_CHECKING:
-    from app.browser.packages import LazyPackages
     from app.sync.adapter import SyncAdapter
 
 
@@ -35,6 +40,8 @@ class SyncPage(Spawns, Protocol):
 
     def apply(self, update: Any) -> None: ...
 
+    def listen(self, target: Any, event: str, handler: Any, *, capture: bool = False) -> None: ...
+
     async def loaded(self, *needed: LazyPackages) -> bool: ...
 
 
@@ -45,6 +52,7 @@ class Sync:
         self.provider: Any = None
         self._proxies: list[Any] = []
         self.status = by_id("sync-status")
+        self.qr_runtime = LazyPackages(QR, "The QR code could not be drawn")
 
     def start(self, *, writer: bool) -> None:
         """Enable the dialog; when paired and this tab writes, connect."""
@@ -59,12 +67,49 @@ class Sync:
         pairing = read_pairing(get(PAIRING_KEY))
         if pairing is not None and writer:
             self.page.spawn(self.connect(pairing))
+        self._offer_from_address()
+        # A link opened in a tab already showing Lexical changes only the fragment.
+        self.page.listen(js.window, "hashchange", lambda _event: self._offer_from_address())
 
-    def _show(self, error: str = "") -> None:
+    def _offer_from_address(self) -> None:
+        """If a pairing link opened this page, show what it offers (or what is wrong with it)."""
+        try:
+            offered = read_pairing_link(str(js.location.hash or ""))
+        except InvalidInput as error:
+            self._forget_link()
+            self._show(str(error))
+            return
+        if offered is None:
+            return
+        self._forget_link()
+        paired = read_pairing(get(PAIRING_KEY))
+        if paired is None:
+            self._show(offered=offered)
+        else:
+            self._show("" if paired == offered else ALREADY_PAIRED)
+
+    def _forget_link(self) -> None:
+        # replaceState, not `location.hash = ""`: no history entry keeps the code, and no
+        # hashchange redraws the page.
+        js.history.replaceState(js.history.state, "", f"{js.location.pathname}{js.location.search}")
+
+    def _show(self, error: str = "", offered: Pairing | None = None) -> None:
         pairing = read_pairing(get(PAIRING_KEY))
-        replace_children(self.page.dialog, sync_dialog(pairing, new_code(), error))
+        replace_children(self.page.dialog, sync_dialog(pairing, new_code(), error, offered))
         if not self.page.dialog.open:
             self.page.dialog.showModal()
+        if pairing is not None:
+            self.page.spawn(self._draw_qr(pairing))
+
+    async def _draw_qr(self, pairing: Pairing) -> None:
+        """The pairing link as a QR code, in its place in the dialog once segno is in."""
+        drawn = await self.page.loaded(self.qr_runtime)
+        place = by_id(QR_ID)
+        if not found(place):  # another dialog took its place meanwhile
+            return
+        # The page's own address, so a copy served under a sub-path links to itself.
+        link = pairing_link(f"{js.location.origin}{js.location.pathname}", pairing)
+        replace_children(place, *(pairing_qr(link) if drawn else qr_unavailable()))
 
     def open(self) -> None:
         self._show()

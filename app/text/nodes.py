@@ -1,10 +1,10 @@
 """Immutable element tree that the browser layer turns into DOM: the app's XSS boundary.
 
-The browser layer builds DOM from these nodes with createElement, setAttribute and
-createTextNode only (never innerHTML). User data may only ever travel in text nodes
-and in ordinary attribute values, so everything that could execute code — dangerous
-tags, event-handler attributes, styles, script-capable URLs — is rejected here when an
-element is constructed. A violation is a programming error and raises ValueError.
+The browser layer builds DOM from these nodes with createElement (createElementNS for the
+SVG_TAGS), setAttribute and createTextNode only (never innerHTML). User data may only ever
+travel in text nodes and in ordinary attribute values, so everything that could execute
+code — dangerous tags, event-handler attributes, styles, script-capable URLs — is rejected
+here when an element is constructed. A violation is a programming error and raises ValueError.
 """
 
 from __future__ import annotations
@@ -23,8 +23,16 @@ ALLOWED_TAGS: frozenset[str] = frozenset(
         *("blockquote", "hr", "br", "table", "thead", "tbody", "tr", "th", "td"),
         *("dialog", "details", "summary", "kbd", "small", "mark", "time", "progress"),
         *("fieldset", "legend", "figure", "figcaption", "dl", "dt", "dd", "datalist"),
+        *("svg", "path"),
     }
 )
+
+# Made in the SVG namespace (a drawing such as the pairing QR code). Only shapes: SVG's <a>,
+# <use>, <image>, <foreignObject>, <script> and animations can navigate, load or run code.
+SVG_TAGS: frozenset[str] = frozenset({"svg", "path"})
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+# SVG attribute names are case-sensitive: the few with capitals, allowed by name.
+CASED_ATTRS: frozenset[str] = frozenset({"viewBox"})
 
 # Names that load resources, navigate, restyle or upgrade elements. Several only
 # matter on tags we do not allow today; refusing them keeps that safe if the tag
@@ -136,7 +144,8 @@ _NAMES_ALLOWED: set[str] = set()
 
 def _check_attr(name: str, value: str) -> None:
     if name not in _NAMES_ALLOWED:
-        if not _ATTR_NAME.fullmatch(name) or name.startswith("on") or name in FORBIDDEN_ATTRS:
+        well_formed = _ATTR_NAME.fullmatch(name) or name in CASED_ATTRS
+        if not well_formed or name.startswith("on") or name in FORBIDDEN_ATTRS:
             raise ValueError(f"attribute not allowed: {name!r}")
         _NAMES_ALLOWED.add(name)
     if not isinstance(value, str):

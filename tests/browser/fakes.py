@@ -133,6 +133,7 @@ class Element(EventTarget, Node):
         self.isContentEditable = False
         self.scrollTop = 0
         self.dataset = DataSet(self)
+        self.namespaceURI = "http://www.w3.org/1999/xhtml"
         for name, value in (attrs or {}).items():
             self.setAttribute(name, value)
         for child in children:
@@ -238,6 +239,11 @@ class Document(Element):
 
     def createElement(self, tag: str) -> Element:
         return Element(tag)
+
+    def createElementNS(self, namespace: str, tag: str) -> Element:
+        element = Element(tag)
+        element.namespaceURI = namespace
+        return element
 
     def createTextNode(self, text: str) -> Text:
         return Text(text)

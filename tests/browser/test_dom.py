@@ -22,6 +22,15 @@ def test_text_stays_text_and_attributes_are_set_one_by_one(document: Document) -
     assert paragraph.text == "<b>bold?</b>"
 
 
+def test_svg_elements_are_made_in_the_svg_namespace(document: Document) -> None:
+    replace_children(document.body, h("div", {}, h("svg", {"viewBox": "0 0 2 2"}, h("path", {}))))
+    box = document.body.firstChild
+    drawing = box.firstChild
+    assert box.namespaceURI == "http://www.w3.org/1999/xhtml"
+    assert drawing.namespaceURI == drawing.firstChild.namespaceURI == "http://www.w3.org/2000/svg"
+    assert drawing.getAttribute("viewBox") == "0 0 2 2"
+
+
 def test_a_textarea_shows_its_text_as_its_value(document: Document) -> None:
     replace_children(document.body, h("textarea", {"name": "meaning"}, "heart muscle"))
     assert document.body.firstChild.value == "heart muscle"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.browser.packages import BASE, STUDY, LazyPackages, PackageError
+from app.browser.packages import BASE, QR, STUDY, LazyPackages, PackageError
 from tests.browser import fakes
 
 
@@ -49,9 +49,10 @@ def loader(monkeypatch: pytest.MonkeyPatch) -> Loader:
     return fake
 
 
-def test_the_lists_name_the_packages_with_compiled_code_and_the_scheduler() -> None:
+def test_the_lists_name_the_packages_with_compiled_code_the_scheduler_and_the_qr_code() -> None:
     assert BASE == ["pydantic-core"]
     assert STUDY == ["fsrs"]
+    assert QR == ["segno"]
 
 
 def test_callers_during_a_load_share_it_and_later_ones_find_them_loaded(loader: Loader) -> None:

@@ -166,7 +166,11 @@ def test_the_packages_come_from_the_lists_in_app_browser_packages_py(site: Path)
 
 def test_the_real_packages_py_names_its_packages() -> None:
     module = Path(__file__).resolve().parents[2] / "app" / "browser" / "packages.py"
-    assert loaded_packages(module) == {"BASE": ["pydantic-core"], "STUDY": ["fsrs"]}
+    assert loaded_packages(module) == {
+        "BASE": ["pydantic-core"],
+        "STUDY": ["fsrs"],
+        "QR": ["segno"],
+    }
 
 
 def test_the_version_follows_the_bytes_of_the_files_and_the_worker(site: Path) -> None:

@@ -56,7 +56,8 @@ def test_el_copies_attrs_so_later_mutation_cannot_smuggle_handlers() -> None:
 
 
 @pytest.mark.parametrize(
-    "tag", ["script", "img", "iframe", "style", "svg", "object", "DIV", "", "a b"]
+    "tag",
+    ["script", "img", "iframe", "style", "object", "DIV", "", "a b", "use", "foreignObject"],
 )
 def test_disallowed_tags_raise(tag: str) -> None:
     with pytest.raises(ValueError, match="tag not allowed"):
@@ -75,6 +76,16 @@ def test_allowed_tags_cover_ordinary_html() -> None:
         assert tag in ALLOWED_TAGS
         h(tag)
     assert "img" not in ALLOWED_TAGS
+
+
+def test_svg_allows_shapes_and_its_cased_view_box_only() -> None:
+    drawing = h("svg", {"viewBox": "0 0 8 8", "role": "img"}, h("path", {"d": "M0 0h1v1H0z"}))
+    assert drawing.attrs["viewBox"] == "0 0 8 8"
+    for name in ("viewBOX", "onLoad", "Href", "xmlns"):
+        with pytest.raises(ValueError, match="attribute not allowed"):
+            h("svg", {name: "x"})
+    with pytest.raises(ValueError, match="unsafe URL"):
+        h("path", {"href": "javascript:alert(1)"})
 
 
 @pytest.mark.parametrize(
