@@ -124,7 +124,7 @@ def word_item(page: Page, term: str) -> Locator:
 
 
 def words_heading(page: Page, count: int) -> Locator:
-    return page.get_by_role("heading", level=2, name=f"Words ({count})")
+    return page.get_by_role("heading", level=2, name=f"Words ({count:,})")
 
 
 def focus_outside_fields(page: Page) -> None:
@@ -242,13 +242,29 @@ def spanish_folder(page: Page) -> None:
     bulk_add(page, SPANISH_WORDS, 6)
 
 
+def paste(field: Locator, text: str) -> None:
+    """Put `text` into `field` as pasting it does: one input event. Playwright's `fill` types
+    it through the browser's text input, which for 10,000 lines (250 KB) takes over 30 s in
+    headless Chromium while the page itself is idle (measured 2026-12-07: the preview of the
+    same text shows 0.46 s after the input event)."""
+    field.evaluate(
+        """(el, text) => {
+            el.focus();
+            el.value = text;
+            const pasted = {bubbles: true, inputType: "insertFromPaste"};
+            el.dispatchEvent(new InputEvent("input", pasted));
+        }""",
+        text,
+    )
+
+
 def bulk_add(page: Page, lines: str, count: int) -> None:
     """Paste `lines` ("term - meaning; meaning", one word a line) into the open folder's Bulk
     paste dialog and add the `count` words they make, until saved."""
     focus_outside_fields(page)
     page.keyboard.press("b")
     box = dialog(page)
-    box.get_by_label("Lines to add").fill(lines)
+    paste(box.get_by_label("Lines to add"), lines)
     box.get_by_role("button", name=f"Add {counted(count, 'word')}").click()
     expect(box).to_be_hidden()
     wait_saved(page)
