@@ -110,12 +110,17 @@ def _json_row(ref: str, cols: list[tuple[str, str]]) -> str:
 
 def _json_value(ref: str, column: str, declared: str) -> str:
     """The column as a JSON value. SQLite's JSON functions write a REAL with 15 significant
-    digits (208.03389382921952 became 208.03389382922 after a reload, issue 26); `quote` writes
-    enough digits to give the same double back, which `json` then passes through as a number."""
+    digits (208.03389382921952 became 208.03389382922 after a reload, issue 26). `quote` is
+    not exact either before SQLite 3.43: it keeps 15 digits when its own reading says they
+    give the double back, and that reading is off by one unit in the last place for about 4
+    doubles in 10,000 (Pyodide's 3.39.0, 2026-12-07), 1 in 10,000 of those in [1, 10) on
+    Debian's 3.40.1. Twenty digits after the point, always written, were exact for every one
+    of 300,000 random doubles on both; `json` passes them through as a number."""
     value = f"{ref}.{column}"
     if declared.upper() != "REAL":
         return value
-    exact = f"CASE typeof({value}) WHEN 'real' THEN quote({value}) ELSE json_quote({value}) END"
+    digits = f"printf('%!.20e', {value})"
+    exact = f"CASE typeof({value}) WHEN 'real' THEN {digits} ELSE json_quote({value}) END"
     return f"json({exact})"
 
 

@@ -8,7 +8,7 @@ import asyncio
 import math
 import struct
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from app.inputs import NewFolder, NewWord
@@ -52,6 +52,9 @@ def _schedule(store: Store, card: int) -> tuple[object, object]:
 
 
 @given(doubles, doubles)
+# Doubles SQLite's `quote` writes one unit in the last place off (Pyodide's 3.39, Debian's 3.40).
+@example(0.0, 9.380307590849321e-289)
+@example(9.724857539203139, 5e-324)
 def test_a_captured_change_carries_each_real_exactly(stability: float, difficulty: float) -> None:
     store, card = _card_store()
     store._db.execute(
