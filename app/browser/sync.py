@@ -24,8 +24,10 @@ from app.browser.local_storage import get, put
 from app.browser.packages import QR, LazyPackages
 from app.browser.page_parts import Spawns
 from app.domain import InvalidInput
+from app.sync.conflict_text import DescribedConflict, conflict_key, described
 from app.sync.pairing import CONNECT_KEY, PAIRING_KEY, Pairing, new_code, read_pairing, status_label
 from app.sync.pairing_link import ALREADY_PAIRED, pairing_link, read_pairing_link
+from app.ui.conflicts_view import conflicts_button_label, conflicts_button_text, conflicts_dialog
 from app.ui.sync_view import QR_ID, pairing_qr, qr_unavailable, sync_dialog
 
 if TYPE_CHECKING:
@@ -52,6 +54,8 @@ class Sync:
         self.provider: Any = None
         self._proxies: list[Any] = []
         self.status = by_id("sync-status")
+        self.conflicts_button = by_id("sync-conflicts")
+        self._listed: dict[str, DescribedConflict] = {}  # what the conflicts dialog shows
         self.qr_runtime = LazyPackages(QR, "The QR code could not be drawn")
 
     def start(self, *, writer: bool) -> None:
@@ -61,6 +65,8 @@ class Sync:
                 "sync-settings": plain(self.open),
                 "sync-pair": lambda _item, data: self.pair(data or {}),
                 "sync-unpair": plain(self.unpair),
+                "sync-conflicts": plain(self._show_conflicts),
+                "sync-keep": lambda key, data: self.keep(key, (data or {}).get("value")),
             }
         )
         by_id("sync-button").disabled = False
@@ -143,10 +149,43 @@ class Sync:
         self._show_status("connecting", synced=False)
         self.adapter = SyncAdapter(self.page.controller.store, engine)
         self.adapter.store.subscribe(self._redraw_remote)
+        self.adapter.on_conflicts(self._conflicts_changed)
         self.adapter.start()
         self.page.apply(self.page.controller.refresh())
         self._proxies.append(create_proxy(self._show_status))
         self.provider = module.connect(pairing.server, pairing.code, engine.doc, self._proxies[0])
+
+    def _conflicts_changed(self) -> None:
+        count = len(self.adapter.conflicts()) if self.adapter is not None else 0
+        self.conflicts_button.hidden = count == 0
+        self.conflicts_button.textContent = conflicts_button_text(count)
+        self.conflicts_button.setAttribute("aria-label", conflicts_button_label(count))
+        if self.page.dialog.open and found(by_id("conflicts-message")):
+            self._show_conflicts()
+
+    def _show_conflicts(self, message: str = "") -> None:
+        if self.adapter is None:
+            return
+        shown = described(self.adapter.doc, self.adapter.conflicts())
+        self._listed = {item.key: item for item in shown}
+        replace_children(self.page.dialog, conflicts_dialog(shown, message))
+        if not self.page.dialog.open:
+            self.page.dialog.showModal()
+
+    def keep(self, key: str | None, index: str | None) -> None:
+        """Keep the value the learner chose, as the dialog showed it: a value written
+        meanwhile on another device does not change what the button said."""
+        listed = self._listed.get(key or "")
+        chosen = int(index) if index is not None and index.isdigit() else -1
+        if self.adapter is None or listed is None or not 0 <= chosen < len(listed.choices):
+            return
+        now = {conflict_key(c): c for c in self.adapter.conflicts()}
+        if listed.key not in now:
+            self._show_conflicts("That one was settled on another device meanwhile.")
+            return
+        choice = listed.choices[chosen]
+        self.adapter.keep(now[listed.key], choice.value)
+        self._show_conflicts(f"Kept {choice.label}: {listed.subject}, the {listed.field}.")
 
     def _redraw_remote(self, changeset: Any) -> None:
         if changeset.label == "Synced":  # written from the document: nothing else redraws it

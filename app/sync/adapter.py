@@ -19,7 +19,7 @@ the folder meanwhile stays, and undoing the delete brings everything back.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from app.study.options import DEFAULT_OPTIONS
 from app.study.scheduler import replayed
 from app.studying.reschedule import rescheduled_after_moves, rescheduled_by
 from app.sync.engine import Engine, Touched
-from app.sync.model import KINDS, Conflict, Document, Kind, RowState
+from app.sync.model import COLLECTION, KINDS, Conflict, Document, Kind, RowState, write
 
 Row = dict[str, Any]
 TABLE_OF: dict[Kind, Table] = {"folders": "folder", "words": "word", "notes": "note"}
@@ -81,6 +81,9 @@ class SyncAdapter:
         self.doc = Document(engine)
         self._applying = False
         self._pending: Touched = set()
+        # Kept from the reads a flush makes anyway, so they cost no extra pass over the document.
+        self._conflicts: tuple[Conflict, ...] = ()
+        self._conflict_listeners: list[Callable[[], None]] = []
         self._unsubscribe = store.subscribe(self._publish)
         engine.on_remote_change(self._remote)
 
@@ -103,7 +106,46 @@ class SyncAdapter:
 
     def conflicts(self) -> list[Conflict]:
         """Fields two devices changed while apart, on every device alike."""
-        return self.doc.conflicts()
+        return list(self._conflicts)
+
+    def on_conflicts(self, listener: Callable[[], None]) -> None:
+        """Call `listener` whenever the conflicts change (found, or settled here or elsewhere)."""
+        self._conflict_listeners.append(listener)
+
+    def keep(self, conflict: Conflict, value: object) -> None:
+        """Settle a conflict with one of its values ("keep this / that"): written again, it
+        replaces every write this device has seen, so once the update reaches the others the
+        field holds one value everywhere."""
+        row = (
+            self.doc.collection
+            if conflict.root == COLLECTION
+            else self.doc.row(conflict.root, conflict.gid)
+        )
+        if row is None:
+            return
+        with self.doc.engine.transaction():
+            write(row, conflict.field, value)
+        self._recheck()
+        self.flush(everything=True)
+
+    def _found(self, conflicts: Iterable[Conflict]) -> None:
+        found = tuple(sorted(conflicts, key=lambda c: (c.root, c.gid, c.field)))
+        if found != self._conflicts:
+            self._conflicts = found
+            for listener in self._conflict_listeners:
+                listener()
+
+    def _recheck(self) -> None:
+        """Read again the rows in conflict: a local write can settle a conflict, never make one."""
+        if not self._conflicts:
+            return
+        found: list[Conflict] = []
+        for root, gid in dict.fromkeys((c.root, c.gid) for c in self._conflicts):
+            if root == COLLECTION:
+                found += self.doc.collection_conflicts()
+            elif (state := self.doc.state(root, gid)) is not None:
+                found += state.conflicts
+        self._found(found)
 
     # --- local changes into the document ------------------------------------------------------
 
@@ -125,6 +167,7 @@ class SyncAdapter:
                     self._publish_review(change, lookup, deleted, missing_only)
                 elif change.table == "study_options":
                     self._publish_options(change, lookup, deleted)
+        self._recheck()
 
     def _publish_row(
         self,
@@ -203,7 +246,9 @@ class SyncAdapter:
         self._pending.clear()
         self._applying = True
         try:
-            changes = _Materializer(self.store, self.doc).rows()
+            materializer = _Materializer(self.store, self.doc)
+            changes = materializer.rows()
+            self._found(materializer.conflicts())
             if changes:
                 # With what the triggers wrote too (a moved word's cards), so that cards a move
                 # or other options now schedule otherwise are replayed, as after a local move.
@@ -264,6 +309,10 @@ class _Materializer:
             kind: {gid: int(row["id"]) for gid, row in self.local[kind].items()} for kind in KINDS
         }
         self._next = {kind: store.synced.next_id(TABLE_OF[kind]) for kind in KINDS}
+
+    def conflicts(self) -> list[Conflict]:
+        found = [c for kind in KINDS for s in self.states[kind].values() for c in s.conflicts]
+        return found + self.doc.collection_conflicts()
 
     def _id(self, kind: Kind, gid: str) -> int:
         if gid not in self.ids[kind]:

@@ -22,15 +22,16 @@ import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from app.ids import uuid7
 from app.sync.engine import Engine, SharedList, SharedMap, SharedText
 
 Kind = Literal["folders", "words", "notes"]
 KINDS: tuple[Kind, ...] = ("folders", "words", "notes")
+Root = Kind | Literal["collection"]
 REVIEWS = "reviews"
-COLLECTION = "collection"
+COLLECTION: Final = "collection"
 DELETED = "deleted"
 OPTIONS = "options"
 # Each kind's registers (local column names; references hold global ids), and its merged texts
@@ -42,7 +43,8 @@ FIELDS: dict[Kind, tuple[str, ...]] = {
 }
 TEXTS: dict[Kind, tuple[str, ...]] = {"folders": (), "words": ("notes",), "notes": ("body",)}
 LISTS: dict[Kind, tuple[str, ...]] = {"folders": (), "words": ("meanings",), "notes": ()}
-QUIET = frozenset({"created_at", "updated_at"})
+# A word's seed (what its cards' fuzz is drawn from) is no one's to choose either.
+QUIET = frozenset({"created_at", "updated_at", "seed"})
 SEPARATOR = "|"
 
 
@@ -51,7 +53,7 @@ class Conflict:
     """A field two devices changed while apart: the value every device shows (`kept`) and
     the others, newest first, until the field is written again ("keep this / that")."""
 
-    root: str
+    root: Root
     gid: str
     field: str
     kept: Any
@@ -89,16 +91,18 @@ def write(row: SharedMap, field: str, value: Any) -> None:
     row.set(f"{field}{SEPARATOR}{uuid7().replace('-', '')}", text)
 
 
-def conflicts_of(
-    root: str, gid: str, row: SharedMap, fields: tuple[str, ...]
+def _conflicts(
+    root: Root, gid: str, heads: Mapping[str, list[tuple[str, str]]]
 ) -> Iterator[Conflict]:
-    for field in fields:
+    """The registers among `heads` (each field's writes, newest first) that hold two or more
+    different values."""
+    for field, writes in heads.items():
         if field in QUIET:
             continue
-        heads = _heads(row, field)
-        values = [json.loads(v) for _, v in heads]
-        if len({v for _, v in heads}) > 1:
-            yield Conflict(root, gid, field, values[0], tuple(values[1:]))
+        kept = writes[0][1] if writes else None
+        others = list(dict.fromkeys(v for _, v in writes if v != kept))
+        if kept is not None and others:
+            yield Conflict(root, gid, field, json.loads(kept), tuple(map(json.loads, others)))
 
 
 def splice_text(text: SharedText, old: str, new: str) -> None:
@@ -129,6 +133,7 @@ class RowState:
     # Every field has a value: an update can arrive in part (Yjs applies a write's delete
     # before the insert it waits for), and a row missing fields waits until they come.
     complete: bool = True
+    conflicts: tuple[Conflict, ...] = ()
 
 
 class Document:
@@ -160,7 +165,8 @@ class Document:
             complete = complete and shared is not None
         parents = heads.get("parent") or [("", "")]
         deleted = bool(values.pop(DELETED))
-        return RowState(gid, deleted, values, parents[0][0], complete)
+        conflicts = tuple(_conflicts(kind, gid, heads))
+        return RowState(gid, deleted, values, parents[0][0], complete, conflicts)
 
     def gids(self, kind: Kind) -> list[str]:
         return list(self.roots[kind].names())
@@ -224,13 +230,17 @@ class Document:
         if self.reviews.text_value(gid) != text:
             self.reviews.set(gid, text)
 
+    def collection_conflicts(self) -> list[Conflict]:
+        return list(_conflicts(COLLECTION, "", {OPTIONS: _heads(self.collection, OPTIONS)}))
+
     def conflicts(self) -> list[Conflict]:
-        found: list[Conflict] = []
-        for kind in KINDS:
-            fields = (*FIELDS[kind], DELETED)
-            for gid in self.gids(kind):
-                row = self.row(kind, gid)
-                if row is not None:
-                    found.extend(conflicts_of(kind, gid, row, fields))
-        found.extend(conflicts_of(COLLECTION, "", self.collection, (OPTIONS,)))
-        return found
+        """Every field two devices changed while apart (the adapter keeps them from its reads
+        instead: this reads the whole document)."""
+        found = [
+            conflict
+            for kind in KINDS
+            for gid in self.gids(kind)
+            if (state := self.state(kind, gid)) is not None
+            for conflict in state.conflicts
+        ]
+        return found + self.collection_conflicts()
