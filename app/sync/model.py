@@ -144,6 +144,13 @@ class Document:
         self.roots = {kind: engine.root(kind) for kind in KINDS}
         self.reviews = engine.root(REVIEWS)
         self.collection = engine.root(COLLECTION)
+        # (root, key) of every row written here since `take_written`, as a remote update
+        # reports what it touched: whoever keeps reads of the document reads these again.
+        self._written: set[tuple[str, str]] = set()
+
+    def take_written(self) -> set[tuple[str, str]]:
+        written, self._written = self._written, set()
+        return written
 
     def row(self, kind: Kind, gid: str) -> SharedMap | None:
         return self.roots[kind].map(gid)
@@ -176,6 +183,7 @@ class Document:
     ) -> None:
         """Write a row's values (`before`: what this device had, None for a new row): fields
         that changed become writes, texts and lists are spliced."""
+        self._written.add((kind, gid))
         row = self.row(kind, gid)
         if row is None:
             row = self.roots[kind].new_map(gid)
@@ -205,6 +213,7 @@ class Document:
                 splice_list(shared, shared.items(), list(values[name]))
 
     def delete(self, kind: Kind, gid: str) -> None:
+        self._written.add((kind, gid))
         row = self.row(kind, gid)
         if row is not None and not read(row, DELETED):
             write(row, DELETED, True)
@@ -215,7 +224,17 @@ class Document:
         every replica has by name (a nested map made on two devices would keep only one)."""
         row = self.collection if folder is None else self.row("folders", folder)
         if row is not None:
+            self._written.add((COLLECTION, OPTIONS) if folder is None else ("folders", folder))
             write(row, OPTIONS, options)
+
+    def settle(self, conflict: Conflict, value: Any) -> None:
+        """Write a conflict's field again with `value`: the write replaces every write this
+        replica has seen, so the field holds one value once the others have it."""
+        root = conflict.root
+        row = self.collection if root == COLLECTION else self.row(root, conflict.gid)
+        if row is not None:
+            self._written.add((root, conflict.gid or OPTIONS))
+            write(row, conflict.field, value)
 
     def collection_options(self) -> str | None:
         value = read(self.collection, OPTIONS)
@@ -227,6 +246,7 @@ class Document:
 
     def put_review(self, gid: str, record: Mapping[str, Any]) -> None:
         text = json.dumps(dict(record), sort_keys=True, ensure_ascii=False)
+        self._written.add((REVIEWS, gid))
         if self.reviews.text_value(gid) != text:
             self.reviews.set(gid, text)
 

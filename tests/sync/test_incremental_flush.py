@@ -1,0 +1,143 @@
+"""A remote update is written by reading again only the rows it touched (adapter `_Reads`):
+after each kind of update the database says what a read of the whole document would, so a
+full flush finds nothing left to write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from app.inputs import FolderPatch, NewFolder, NewNote, NewWord, WordPatch
+from app.store import Store
+from app.store.db import Database
+from app.study.model import Rating
+from app.study.options import StudyOptions
+from app.studying.session import StudySession
+from app.sync.adapter import SyncAdapter
+from tests.study.helpers import Clock
+from tests.sync.pycrdt_engine import PycrdtEngine
+
+
+class Device:
+    def __init__(self) -> None:
+        self.clock = Clock()
+        self.store = Store(Database.open(), clock=self.clock)
+        self.engine = PycrdtEngine()
+        self.adapter = SyncAdapter(self.store, self.engine)
+
+    def folder(self, name: str) -> int:
+        return int(next(f.id for f in self.store.folders() if f.name == name))
+
+    def word(self, term: str) -> int:
+        found = [w for f in self.store.folders() for w in self.store.words(f.id)]
+        return int(next(w.id for w in found if w.term == term))
+
+    def grade(self) -> None:
+        session = StudySession.start(
+            self.store, {"kind": "all"}, "flashcard", self.clock, lambda: 0
+        )
+        assert session.turn is not None
+        session.reveal()
+        session.grade(Rating.GOOD)
+
+
+def _send(source: Device, target: Device) -> None:
+    target.engine.apply_update(source.engine.encode_state())
+
+
+def _assert_nothing_left(device: Device) -> None:
+    written: list[object] = []
+    unsubscribe = device.store.subscribe(written.append)
+    device.adapter.flush(everything=True)
+    unsubscribe()
+    assert written == []
+
+
+def _started() -> tuple[Device, Device]:
+    one, two = Device(), Device()
+    spanish = one.store.create_folder(NewFolder(name="Spanish"))
+    one.store.create_folder(NewFolder(name="Verbs", parent_id=spanish.id))
+    one.store.add_word(NewWord(folder_id=spanish.id, term="perro", meanings=["dog"]))
+    one.store.add_note(NewNote(folder_id=spanish.id, title="Tips", body="say it"))
+    for device in (one, two):
+        device.adapter.start()
+    _send(one, two)
+    _send(two, one)
+    return one, two
+
+
+def _grade(one: Device, two: Device) -> None:
+    one.grade()
+
+
+def _edit_word(one: Device, two: Device) -> None:
+    one.store.update_word(one.word("perro"), WordPatch(term="perrito", meanings=["puppy"]))
+
+
+def _move_word(one: Device, two: Device) -> None:
+    one.store.move_words([one.word("perro")], one.folder("Verbs"))
+
+
+def _delete_folder(one: Device, two: Device) -> None:
+    one.store.delete_folder(one.folder("Spanish"))
+
+
+def _delete_folder_then_undo(one: Device, two: Device) -> None:
+    one.store.delete_folder(one.folder("Spanish"))
+    _send(one, two)
+    one.store.undo()
+
+
+def _move_folder_to_the_top(one: Device, two: Device) -> None:
+    one.store.move_folder(one.folder("Verbs"), None)
+    one.store.update_folder(one.folder("Verbs"), FolderPatch(color="red"))
+
+
+def _new_folder_with_words(one: Device, two: Device) -> None:
+    made = one.store.create_folder(NewFolder(name="Animals"))
+    one.store.add_word(NewWord(folder_id=made.id, term="gato", meanings=["cat"]))
+    one.store.move_words([one.word("perro")], made.id)
+
+
+def _options(one: Device, two: Device) -> None:
+    one.store.study.set_options(one.folder("Spanish"), StudyOptions(new_per_day=3))
+    one.store.study.set_options(None, StudyOptions(retention=0.85))
+
+
+def _graded_on_both(one: Device, two: Device) -> None:
+    one.grade()
+    two.clock.advance(minutes=5)
+    two.grade()
+    _send(two, one)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _grade,
+        _edit_word,
+        _move_word,
+        _delete_folder,
+        _delete_folder_then_undo,
+        _move_folder_to_the_top,
+        _new_folder_with_words,
+        _options,
+        _graded_on_both,
+    ],
+)
+def test_an_update_written_from_the_rows_it_touched_leaves_nothing_to_write(
+    change: Callable[[Device, Device], None],
+) -> None:
+    one, two = _started()
+    change(one, two)
+    _send(one, two)
+    for device in (one, two):
+        _assert_nothing_left(device)
+    words = [
+        sorted((w.term, w.meanings) for f in d.store.folders() for w in d.store.words(f.id))
+        for d in (one, two)
+    ]
+    assert words[0] == words[1]
+    reviews = [d.store.study.db.scalar("SELECT count(*) FROM review") for d in (one, two)]
+    assert reviews[0] == reviews[1]
