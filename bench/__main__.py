@@ -22,7 +22,7 @@ from typing import Any
 from playwright.sync_api import Playwright, sync_playwright
 
 from app.store.durability import SNAPSHOT_EVERY
-from bench import drill, drill_provider, fit, imports, reschedule, scenarios, startup, voice
+from bench import drill, drill_provider, fit, imports, reschedule, scenarios, startup, sync, voice
 from bench.browser import ROOT, chromium_version, serve
 from bench.calibration import REFERENCE_MEASURED, REFERENCE_MS
 from bench.report import Figure, missing, write
@@ -42,6 +42,7 @@ GROUPS = (
     "drill",
     "provider",
     "reschedule",
+    "sync",
 )
 
 
@@ -71,6 +72,8 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--utterances", type=int, help="utterances said in that session, answers included (200)"
     )
+    parser.add_argument("--sync-words", type=int, help="words synced to a new device (100000)")
+    parser.add_argument("--sync-changes", type=int, help="changes timed between devices (20)")
     parser.add_argument("--json", type=Path, help="results file (bench/results.json)")
     parser.add_argument("--doc", type=Path, help="table file (docs/benchmarks.md)")
     parser.add_argument(
@@ -82,12 +85,14 @@ def _arguments() -> argparse.Namespace:
         "pause_edits": SNAPSHOT_EVERY,
         **{"voice_timed": 2, "voice_turns": 2, "hold": 1, "drill_cards": 5},
         **{"provider_cards": 2, "utterances": 7},
+        **{"sync_words": 2_000, "sync_changes": 3},
     }
     full = {
         **{"runs": 7, "words": 100_000, "folders": 2_000, "edits": 60, "deck_notes": 10_000},
         "pause_edits": 1_000,
         **{"voice_timed": 30, "voice_turns": 100, "hold": 5, "drill_cards": 200},
         **{"provider_cards": 20, "utterances": 200},
+        **{"sync_words": 100_000, "sync_changes": 20},
     }
     for name, default in (smoke if args.smoke else full).items():
         if getattr(args, name) is None:
@@ -181,6 +186,10 @@ def _measure(
         )
     if group == "reschedule":  # Pyodide under Node and CPython: no browser (bench/reschedule.py)
         return reschedule.measure(large())
+    if group == "sync":
+        words = args.sync_words
+        collection = sync.workload(words, max(1, words // 50))
+        return sync.measure(playwright, base_url, data, collection, args.sync_changes, _log)
     if group == "drill":
         return drill.measure(playwright, base_url, cards=args.drill_cards, log=_log)
     return drill_provider.measure(
