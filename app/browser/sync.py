@@ -23,6 +23,7 @@ from app.browser.dom import by_id, found, replace_children
 from app.browser.local_storage import get, put
 from app.browser.packages import QR, LazyPackages
 from app.browser.page_parts import Spawns
+from app.browser.slices import sliced
 from app.domain import InvalidInput
 from app.sync.conflict_text import DescribedConflict, conflict_key, described
 from app.sync.pairing import CONNECT_KEY, PAIRING_KEY, Pairing, new_code, read_pairing, status_label
@@ -56,6 +57,8 @@ class Sync:
         self.status = by_id("sync-status")
         self.conflicts_button = by_id("sync-conflicts")
         self._listed: dict[str, DescribedConflict] = {}  # what the conflicts dialog shows
+        self._catching_up: float | None = None  # how far a first sync has got, while it runs
+        self._provider_state = ("connecting", False)
         self.qr_runtime = LazyPackages(QR, "The QR code could not be drawn")
 
     def start(self, *, writer: bool) -> None:
@@ -150,6 +153,7 @@ class Sync:
         self.adapter = SyncAdapter(self.page.controller.store, engine)
         self.adapter.store.subscribe(self._redraw_remote)
         self.adapter.on_conflicts(self._conflicts_changed)
+        self.adapter.on_big(lambda: self.page.spawn(self._catch_up()))
         self.adapter.start()
         self.page.apply(self.page.controller.refresh())
         self._proxies.append(create_proxy(self._show_status))
@@ -187,11 +191,34 @@ class Sync:
         self.adapter.keep(now[listed.key], choice.value)
         self._show_conflicts(f"Kept {choice.label}: {listed.subject}, the {listed.field}.")
 
+    async def _catch_up(self) -> None:
+        """Write a big update (a first sync) in slices, saying how far it got, so the page
+        answers meanwhile; redrawn once at the end, not after every piece."""
+        adapter = self.adapter
+        if adapter is None:
+            return
+        self._catching_up = 0.0
+        try:
+            await sliced(adapter.flush_steps(), self._caught_up_to)
+        finally:
+            self._catching_up = None
+            adapter.hold(False)
+        self._show_status(*self._provider_state)
+        self.page.apply(self.page.controller.refresh())
+        adapter.flush()  # what came meanwhile
+
+    def _caught_up_to(self, step: tuple[int, int]) -> None:
+        done, total = step
+        self._catching_up = done / total if total else 0.0
+        self._show_status(*self._provider_state)
+
     def _redraw_remote(self, changeset: Any) -> None:
-        if changeset.label == "Synced":  # written from the document: nothing else redraws it
+        # Written from the document: nothing else redraws it (a first sync, once at its end).
+        if changeset.label == "Synced" and self._catching_up is None:
             self.page.apply(self.page.controller.refresh())
 
     def _show_status(self, state: str, synced: bool) -> None:
+        self._provider_state = (str(state), bool(synced))
         self.status.hidden = False
-        self.status.textContent = status_label(str(state), bool(synced))
+        self.status.textContent = status_label(str(state), bool(synced), self._catching_up)
         self.status.dataset.state = str(state)

@@ -19,7 +19,7 @@ the folder meanwhile stays, and undoing the delete brings everything back.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,9 @@ Row = dict[str, Any]
 TABLE_OF: dict[Kind, Table] = {"folders": "folder", "words": "word", "notes": "note"}
 KIND_OF: dict[str, Kind] = {table: kind for kind, table in TABLE_OF.items()}
 ROOT_KIND: dict[str, Kind] = {kind: kind for kind in KINDS}
+# Rows read or written per step of `flush_steps`: a piece takes a few ms in the page, so a
+# 20 ms slice holds several and no task nears 50 ms.
+PIECE = 100
 REVIEW_FIELDS = ("rating", "reviewed_at", "study_day", "duration_ms", "mode")
 SCHEDULE = ("state", "step", "stability", "difficulty", "due", "last_review")
 LABEL = "Synced"
@@ -83,6 +86,8 @@ class SyncAdapter:
         self._applying = False
         self._pending: Touched = set()
         self._reads = _Reads()
+        self._held = False
+        self._big: Callable[[], None] | None = None
         # Kept from the reads a flush makes anyway, so they cost no extra pass over the document.
         self._conflicts: tuple[Conflict, ...] = ()
         self._conflict_listeners: list[Callable[[], None]] = []
@@ -232,7 +237,13 @@ class SyncAdapter:
 
     def _remote(self, touched: Touched) -> None:
         self._pending |= touched
-        self.flush()
+        if self._held:
+            return
+        if self._big is not None and self.big():
+            self._held = True
+            self._big()
+        else:
+            self.flush()
 
     def flush(self, *, everything: bool = False) -> None:
         """Write what the document says to the database: everything, or what the updates
@@ -245,15 +256,59 @@ class SyncAdapter:
         if not touched and not everything:
             return
         self._pending = set()
+        if everything or not self._reads.loaded:
+            self._reads.read_all(self.doc)
+            wanted = None
+        else:
+            wanted = self._reads.wanted(self._reads.refresh(self.doc, touched))
+        self._found(self._reads.conflicts(self.doc))
+        self._write(wanted, last=True)
+
+    def big(self) -> bool:
+        """The updates waiting are many rows (a first sync): write them with `flush_steps`,
+        a piece at a time, rather than in one go."""
+        return self._reads.loaded and len(self._pending) > PIECE
+
+    def on_big(self, callback: Callable[[], None]) -> None:
+        """When an update brings many rows, hold and call `callback` instead of writing them
+        at once: it is to run `flush_steps`, then `hold(False)` and `flush()`."""
+        self._big = callback
+
+    def hold(self, held: bool) -> None:
+        """While held, remote updates only wait (`flush_steps` is writing them)."""
+        self._held = held
+
+    def flush_steps(self) -> Generator[tuple[int, int], None, None]:
+        """What `flush` does, yielding (rows done, rows in all) after each small piece, so the
+        page can run it in slices (app/browser/slices.py) and stay responsive during a first
+        sync. Edits made on this device between pieces are published as usual and read again
+        before the next piece; updates that arrive meanwhile wait for the next flush."""
+        while self.store.busy:
+            yield 0, 0
+        touched = sorted(self._pending | self.doc.take_written())
+        self._pending = set()
+        total = len(touched)
+        affected = _Affected({kind: set() for kind in KINDS}, set())
+        for start in range(0, total, PIECE):
+            self._reads.refresh(self.doc, set(touched[start : start + PIECE]), affected)
+            yield start, 2 * total
+        pieces = _pieces(self._reads.wanted(affected))
+        self._found(self._reads.conflicts(self.doc))
+        for index, piece in enumerate(pieces):
+            while self.store.busy:
+                yield total, 2 * total
+            # Rows written here since the last piece: read again, and written next flush.
+            written = self.doc.take_written()
+            self._reads.refresh(self.doc, written, affected)
+            self._pending |= written
+            self._write(piece, last=index == len(pieces) - 1)
+            yield total + min(total, (index + 1) * PIECE), 2 * total
+
+    def _write(self, wanted: dict[Kind, set[str]] | None, *, last: bool) -> None:
         self._applying = True
-        everything = everything or not self._reads.loaded
         try:
-            if everything:
-                self._reads.read_all(self.doc)
-            affected = None if everything else self._reads.refresh(self.doc, touched)
-            materializer = _Materializer(self.store, self._reads, affected)
+            materializer = _Materializer(self.store, self._reads, wanted, folder_deletes=last)
             changes = materializer.rows()
-            self._found(self._reads.conflicts(self.doc))
             if changes:
                 # With what the triggers wrote too (a moved word's cards), so that cards a move
                 # or other options now schedule otherwise are replayed, as after a local move.
@@ -265,6 +320,20 @@ class SyncAdapter:
                 self.store.apply_remote(study, LABEL)
         finally:
             self._applying = False
+
+
+def _pieces(wanted: dict[Kind, set[str]]) -> list[dict[Kind, set[str]]]:
+    """`wanted` in pieces of about PIECE words and notes; every piece has all the folders
+    (their rows first, their deletes in the last piece, after their contents')."""
+    contents: tuple[Kind, ...] = ("words", "notes")
+    rows = [(kind, gid) for kind in contents for gid in sorted(wanted[kind])]
+    pieces = []
+    for start in range(0, max(1, len(rows)), PIECE):
+        piece: dict[Kind, set[str]] = {"folders": wanted["folders"], "words": set(), "notes": set()}
+        for kind, gid in rows[start : start + PIECE]:
+            piece[kind].add(gid)
+        pieces.append(piece)
+    return pieces
 
 
 def _options_text(change: Change) -> str | None:
@@ -331,9 +400,12 @@ class _Reads:
         self.reviews, self.of_word = {}, {}
         for gid in doc.reviews.names():
             self._put_review(gid, doc.review(gid))
+        self.shown = _shown_folders(self.states["folders"])
 
-    def refresh(self, doc: Document, touched: Touched) -> _Affected:
-        affected = _Affected({kind: set() for kind in KINDS}, set())
+    def refresh(
+        self, doc: Document, touched: Iterable[tuple[str, str]], into: _Affected | None = None
+    ) -> _Affected:
+        affected = into or _Affected({kind: set() for kind in KINDS}, set())
         for root, key in touched:
             kind = ROOT_KIND.get(root)
             if kind is not None:
@@ -360,42 +432,55 @@ class _Reads:
             self.reviews[gid] = record
             self.of_word.setdefault(str(record["word"]), set()).add(gid)
 
+    def wanted(self, affected: _Affected) -> dict[Kind, set[str]]:
+        """The rows a flush looks at: those affected, every folder, and the words and notes
+        of folders shown or hidden since the last flush."""
+        shown = _shown_folders(self.states["folders"])
+        flipped = set(shown) ^ set(self.shown)
+        self.shown = shown
+        wanted = {kind: set(affected.rows[kind]) for kind in KINDS}
+        wanted["folders"] = set(self.states["folders"])
+        wanted["words"] |= affected.reviewed
+        if flipped:
+            for kind in ("words", "notes"):
+                wanted[kind] |= {
+                    gid
+                    for gid, state in self.states[kind].items()
+                    if state.fields.get("folder") in flipped
+                }
+        return wanted
+
     def conflicts(self, doc: Document) -> list[Conflict]:
         found = [c for kind in KINDS for s in self.states[kind].values() for c in s.conflicts]
         return found + doc.collection_conflicts()
 
 
 class _Materializer:
-    """The changes that make the database say what the document says: of every row, or
-    (`affected`) of the rows touched, every folder, and the contents of folders shown or
-    hidden since the last flush."""
+    """The changes that make the database say what the document says: of every row, or of
+    the rows `wanted` (`_Reads.wanted`), with the folders shown as the reads last worked out."""
 
-    def __init__(self, store: Store, reads: _Reads, affected: _Affected | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        reads: _Reads,
+        wanted: dict[Kind, set[str]] | None,
+        *,
+        folder_deletes: bool = True,
+    ) -> None:
         self.store = store
         self.reads = reads
         self.states = reads.states
-        self.shown = _shown_folders(self.states["folders"])
-        self.wanted: dict[Kind, set[str]] | None = None
-        if affected is None:
+        self.shown = reads.shown
+        self.wanted = wanted
+        self.folder_deletes = folder_deletes
+        if wanted is None:
             self.local = {kind: store.synced.rows(TABLE_OF[kind]) for kind in KINDS}
         else:
-            flipped = set(self.shown) ^ set(reads.shown)
-            wanted = {kind: set(affected.rows[kind]) for kind in KINDS}
-            wanted["words"] |= affected.reviewed
-            if flipped:
-                for kind in ("words", "notes"):
-                    wanted[kind] |= {
-                        gid
-                        for gid, state in self.states[kind].items()
-                        if state.fields.get("folder") in flipped
-                    }
-            self.wanted = wanted
             self.local = {
                 "folders": store.synced.rows("folder"),
                 "words": store.synced.rows_of("word", wanted["words"]),
                 "notes": store.synced.rows_of("note", wanted["notes"]),
             }
-        reads.shown = self.shown
         self.ids: dict[Kind, dict[str, int]] = {
             kind: {gid: int(row["id"]) for gid, row in self.local[kind].items()} for kind in KINDS
         }
@@ -435,6 +520,8 @@ class _Materializer:
                     inserts.append(
                         Change(TABLE_OF[kind], "update", current, {**current, **desired})
                     )
+            if kind == "folders" and not self.folder_deletes:
+                continue  # their contents may be in a later piece: deleted after those
             for gid, current in self.local[kind].items():
                 found = self.states[kind].get(gid)
                 if found is None or not self._visible(kind, found):

@@ -82,8 +82,11 @@ def read_pairing(text: str | None) -> Pairing | None:
         return None
 
 
-def status_label(state: str, synced: bool) -> str:
-    """The toolbar's words for the provider's state ("connected", "connecting", ...)."""
+def status_label(state: str, synced: bool, writing: float | None = None) -> str:
+    """The toolbar's words for the provider's state ("connected", "connecting", ...), and
+    how far a big update has been written (`writing`, 0 to 1) while it is."""
+    if writing is not None:
+        return f"{SYNCING} {int(writing * 100)}%"
     if state == "connected":
         return SYNCED if synced else SYNCING
     return SYNCING if state == "connecting" else OFFLINE

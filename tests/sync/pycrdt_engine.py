@@ -127,6 +127,9 @@ class PycrdtEngine:
     def root(self, name: str) -> SharedMap:
         return PyMap(self._roots[name])
 
+    def _contents(self) -> dict[str, dict[str, Any]]:
+        return {name: dict(root.to_py() or {}) for name, root in self._roots.items()}
+
     def transaction(self) -> AbstractContextManager[None]:
         return self._transaction()
 
@@ -139,11 +142,20 @@ class PycrdtEngine:
         return bytes(self.doc.get_update())
 
     def apply_update(self, update: bytes) -> None:
+        # Yjs reports the rows a waiting update touched once an update it needed comes and it
+        # is applied (static/sync.js's observeDeep, node, 2026-12-07); pycrdt 0.14's events
+        # miss them, so the rows are also compared before and after.
+        before = self._contents()
         self._applying = True
         try:
             self.doc.apply_update(update)
         finally:
             self._applying = False
+        after = self._contents()
+        for name in ROOTS:
+            keys = before[name].keys() | after[name].keys()
+            changed = {k for k in keys if before[name].get(k) != after[name].get(k)}
+            self._touched |= {(name, key) for key in changed}
         touched, self._touched = self._touched, set()
         if touched:
             for callback in self._remote:

@@ -141,3 +141,66 @@ def test_an_update_written_from_the_rows_it_touched_leaves_nothing_to_write(
     assert words[0] == words[1]
     reviews = [d.store.study.db.scalar("SELECT count(*) FROM review") for d in (one, two)]
     assert reviews[0] == reviews[1]
+
+
+def _collection(device: Device, words: int) -> None:
+    spanish = device.store.create_folder(NewFolder(name="Spanish"))
+    verbs = device.store.create_folder(NewFolder(name="Verbs", parent_id=spanish.id))
+    for index in range(words):
+        folder = verbs if index % 3 else spanish
+        device.store.add_word(NewWord(folder_id=folder.id, term=f"w{index}", meanings=["m"]))
+    device.grade()
+
+
+def _held_first_sync(words: int) -> tuple[Device, Device]:
+    """Device two paired and waiting with device one's whole collection to write."""
+    one, two = Device(), Device()
+    _collection(one, words)
+    for device in (one, two):
+        device.adapter.start()
+    two.adapter.hold(True)
+    _send(one, two)
+    assert two.adapter.big()
+    assert two.store.folders() == []
+    return one, two
+
+
+def test_a_first_sync_in_steps_writes_it_all_a_piece_at_a_time() -> None:
+    one, two = _held_first_sync(250)
+    labels: list[str] = []
+    two.store.subscribe(lambda changeset: labels.append(changeset.label))
+    steps = list(two.adapter.flush_steps())
+    two.adapter.hold(False)
+    assert len(steps) > 5
+    done = [d for d, _ in steps]
+    assert done == sorted(done)
+    assert steps[-1][0] == steps[-1][1]
+    assert len(labels) >= 3  # written in pieces, each its own change
+    _assert_nothing_left(two)
+    terms = [
+        sorted(w.term for f in d.store.folders() for w in d.store.words(f.id)) for d in (one, two)
+    ]
+    assert terms[0] == terms[1]
+    reviews = [d.store.study.db.scalar("SELECT count(*) FROM review") for d in (one, two)]
+    assert reviews == [1, 1]
+
+
+def test_edits_and_updates_between_the_steps_are_kept() -> None:
+    one, two = _held_first_sync(250)
+    steps = two.adapter.flush_steps()
+    for _ in range(6):
+        next(steps)
+    # Part way: an edit here, and an update from the other device that waits.
+    made = two.store.create_folder(NewFolder(name="Made here meanwhile"))
+    one.store.update_folder(one.folder("Spanish"), FolderPatch(name="Español"))
+    _send(one, two)
+    for _ in steps:
+        pass
+    two.adapter.hold(False)
+    two.adapter.flush()
+    _send(two, one)
+    names = [sorted(f.name for f in d.store.folders()) for d in (one, two)]
+    assert names[0] == names[1] == ["Español", "Made here meanwhile", "Verbs"]
+    assert two.store.folder(made.id).name == "Made here meanwhile"
+    for device in (one, two):
+        _assert_nothing_left(device)
