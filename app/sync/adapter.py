@@ -5,7 +5,9 @@ and field by field (app/sync/model.py), in one transaction, so one update goes o
 Remote: the rows an update touched are written to the database as the document now resolves
 them, through `Store.apply_remote` (the ordinary `apply()`), so they are saved, logged and
 followed by a second tab like any edit. What that writes is not sent back (no echo), and rows
-that already read as the document says are not written at all.
+that already read as the document says are not written at all. The adapter keeps its reads of
+the document and reads again only what an update touched or this device wrote; an update of
+many rows (a first sync) is written a piece at a time (`flush_steps`, decision 044).
 
 The database is a function of the document: a folder is shown if it is not deleted and its
 parent is shown (a cycle of moves made apart is broken the same way everywhere: the folder of
