@@ -30,6 +30,7 @@ from app.ui.update import Download, Update
 
 if TYPE_CHECKING:
     from app.browser.assistant import Assistant
+    from app.browser.sync import Sync
 
 UNRESTORED_FILE = "lexical-unrestored-edits.json"
 READ_ONLY = (
@@ -65,6 +66,7 @@ class Session:
         )
         self._followed = durability.seq
         self.assistant: Assistant | None = None
+        self.sync: Sync | None = None
 
     async def _persist(self, changeset: Changeset) -> None:
         self.channel.send(*await self.durability.persist(changeset))
@@ -93,7 +95,8 @@ class Session:
         self.page.assistant = self.assistant  # study answers through its provider too
         from app.browser.sync import Sync  # noqa: PLC0415 (after the first screen, as above)
 
-        Sync(self.page).start(writer=self.controller.read_only is None)
+        self.sync = Sync(self.page)
+        self.sync.start(writer=self.controller.read_only is None)
 
     def become_writer(self) -> None:
         self.controller.read_only = None
@@ -115,6 +118,8 @@ class Session:
         await self._reload()
         self.page.banner.hide()
         self.become_writer()
+        if self.sync is not None:  # only the writer tab syncs: this one now
+            self.sync.take_over()
         self.page.apply(Update(main=True))  # the controls that were off come back on
         self.page.show_toast("The other tab closed; this tab can now make changes.")
 

@@ -59,6 +59,7 @@ class Sync:
         self._listed: dict[str, DescribedConflict] = {}  # what the conflicts dialog shows
         self._catching_up: float | None = None  # how far a first sync has got, while it runs
         self._provider_state = ("connecting", False)
+        self._connected = False  # connect runs once per page
         self.qr_runtime = LazyPackages(QR, "The QR code could not be drawn")
 
     def start(self, *, writer: bool) -> None:
@@ -73,12 +74,19 @@ class Sync:
             }
         )
         by_id("sync-button").disabled = False
-        pairing = read_pairing(get(PAIRING_KEY))
-        if pairing is not None and writer:
-            self.page.spawn(self.connect(pairing))
+        if writer:
+            self.take_over()
         self._offer_from_address()
         # A link opened in a tab already showing Lexical changes only the fragment.
         self.page.listen(js.window, "hashchange", lambda _event: self._offer_from_address())
+
+    def take_over(self) -> None:
+        """This tab writes (from the start, or since the writer tab closed): when paired,
+        connect."""
+        pairing = read_pairing(get(PAIRING_KEY))
+        if pairing is not None and not self._connected:
+            self._connected = True
+            self.page.spawn(self.connect(pairing))
 
     def _offer_from_address(self) -> None:
         """If a pairing link opened this page, show what it offers (or what is wrong with it)."""

@@ -30,6 +30,10 @@ class Synced:
         sql = f"SELECT * FROM {table} WHERE gid IN (SELECT value FROM json_each(?)) ORDER BY id"
         return {r["gid"]: dict(r) for r in self._db.all(sql, (json.dumps(list(gids)),))}
 
+    def ids(self, table: Table) -> dict[str, int]:
+        """Every row's local id by global id."""
+        return {r["gid"]: int(r["id"]) for r in self._db.all(f"SELECT gid, id FROM {table}")}
+
     def row(self, table: Table, row_id: object) -> Row | None:
         found = self._db.first(f"SELECT * FROM {table} WHERE id = ?", (row_id,))
         return None if found is None else dict(found)

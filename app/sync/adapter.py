@@ -264,7 +264,7 @@ class SyncAdapter:
         else:
             wanted = self._reads.wanted(self._reads.refresh(self.doc, touched))
         self._found(self._reads.conflicts(self.doc))
-        self._write(wanted, last=True)
+        self._write(wanted)
 
     def big(self) -> bool:
         """The updates waiting are many rows (a first sync): write them with `flush_steps`,
@@ -303,13 +303,19 @@ class SyncAdapter:
             written = self.doc.take_written()
             self._reads.refresh(self.doc, written, affected)
             self._pending |= written
-            self._write(piece, last=index == len(pieces) - 1)
+            # Folders are compared in the first piece, deleted in the last: in between their
+            # ids are all a piece needs.
+            self._write(piece, first=index == 0, last=index == len(pieces) - 1)
             yield total + min(total, (index + 1) * PIECE), 2 * total
 
-    def _write(self, wanted: dict[Kind, set[str]] | None, *, last: bool) -> None:
+    def _write(
+        self, wanted: dict[Kind, set[str]] | None, *, first: bool = True, last: bool = True
+    ) -> None:
         self._applying = True
         try:
-            materializer = _Materializer(self.store, self._reads, wanted, folder_deletes=last)
+            materializer = _Materializer(
+                self.store, self._reads, wanted, folder_rows=first or last, folder_deletes=last
+            )
             changes = materializer.rows()
             if changes:
                 # With what the triggers wrote too (a moved word's cards), so that cards a move
@@ -467,6 +473,7 @@ class _Materializer:
         reads: _Reads,
         wanted: dict[Kind, set[str]] | None,
         *,
+        folder_rows: bool = True,
         folder_deletes: bool = True,
     ) -> None:
         self.store = store
@@ -474,18 +481,22 @@ class _Materializer:
         self.states = reads.states
         self.shown = reads.shown
         self.wanted = wanted
+        self.folder_rows = folder_rows
         self.folder_deletes = folder_deletes
+        whole_folders = folder_rows or folder_deletes
         if wanted is None:
             self.local = {kind: store.synced.rows(TABLE_OF[kind]) for kind in KINDS}
         else:
             self.local = {
-                "folders": store.synced.rows("folder"),
+                "folders": store.synced.rows("folder") if whole_folders else {},
                 "words": store.synced.rows_of("word", wanted["words"]),
                 "notes": store.synced.rows_of("note", wanted["notes"]),
             }
         self.ids: dict[Kind, dict[str, int]] = {
             kind: {gid: int(row["id"]) for gid, row in self.local[kind].items()} for kind in KINDS
         }
+        if not whole_folders:
+            self.ids["folders"] = store.synced.ids("folder")
         self._next = {kind: store.synced.next_id(TABLE_OF[kind]) for kind in KINDS}
 
     def _id(self, kind: Kind, gid: str) -> int:
@@ -505,7 +516,7 @@ class _Materializer:
         order = sorted(self.shown, key=lambda gid: self.shown[gid][1])  # parents first
         for kind in KINDS:
             if kind == "folders":
-                gids = order
+                gids = order if self.folder_rows else []
             elif self.wanted is None:
                 gids = list(self.states[kind])
             else:
@@ -530,7 +541,7 @@ class _Materializer:
                     deletes.append(Change(TABLE_OF[kind], "delete", current, None))
         # Contents go before their folders; a folder's children before it.
         deletes.sort(key=lambda c: (c.table == "folder", -int((c.old or {}).get("id") or 0)))
-        return inserts + self._options() + deletes
+        return inserts + (self._options() if self.folder_rows else []) + deletes
 
     def _row(self, kind: Kind, state: RowState) -> Row:
         f = state.fields

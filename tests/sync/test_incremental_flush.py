@@ -204,3 +204,27 @@ def test_edits_and_updates_between_the_steps_are_kept() -> None:
     assert two.store.folder(made.id).name == "Made here meanwhile"
     for device in (one, two):
         _assert_nothing_left(device)
+
+
+def test_a_big_update_that_deletes_a_folder_and_adds_words_in_steps() -> None:
+    one, two = Device(), Device()
+    _collection(one, 250)
+    for device in (one, two):
+        device.adapter.start()
+    _send(one, two)
+    one.store.delete_folder(one.folder("Verbs"))
+    for index in range(150):
+        one.store.add_word(
+            NewWord(folder_id=one.folder("Spanish"), term=f"n{index}", meanings=["m"])
+        )
+    two.adapter.hold(True)
+    _send(one, two)
+    assert two.adapter.big()
+    for _ in two.adapter.flush_steps():
+        pass
+    two.adapter.hold(False)
+    assert sorted(f.name for f in two.store.folders()) == ["Spanish"]
+    assert two.store.word_count(two.folder("Spanish")) == one.store.word_count(
+        one.folder("Spanish")
+    )
+    _assert_nothing_left(two)
