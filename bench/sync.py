@@ -16,7 +16,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, Playwright
 
-from bench.browser import BOOT_TIMEOUT_MS, profile
+from bench.browser import BOOT_TIMEOUT_MS, Heap, profile
 from bench.calibration import Calibration
 from bench.report import Figure, summarise
 from bench.scenarios import LONG_TASK_TARGET, Log, boot
@@ -126,9 +126,12 @@ def measure(  # noqa: PLR0917 (as the other groups are called)
         try:
             address = f"ws://127.0.0.1:{server.port}"
             one = boot(first, collection, data_dir, "sync.sqlite")
+            heap = Heap(one)
+            heap.sample(collect=True)
             code, started = _pair(one, address, None)
             _synced(one)
             upload = (time.monotonic() - started) * 1000
+            heap.sample(collect=True)
             log(f"sync: device one put {words} words on the server in {upload / 1000:.1f} s")
 
             two = second.open("/")
@@ -154,6 +157,8 @@ def measure(  # noqa: PLR0917 (as the other groups are called)
             second.check()
         finally:
             server.kill()
+    kinds = (heap.js, heap.buffers, heap.wasm)
+    added = [sum(k[1] for k in kinds) - sum(k[0] for k in kinds)]
     figures = [
         summarise(
             "sync.first",
@@ -175,6 +180,17 @@ def measure(  # noqa: PLR0917 (as the other groups are called)
             f"Pairing the device that holds {words} words, from Pair until Synced",
             [upload],
             note="every row and review put into the document and sent to the server",
+        ),
+        summarise(
+            "sync.memory",
+            f"Memory sync adds to the device holding {words} words",
+            added,
+            unit="MB",
+            note=(
+                "JS heap, ArrayBuffers and Pyodide's memory once Synced, less the same before "
+                f"pairing (after garbage collection): {heap.js[1] - heap.js[0]:.0f} MB JS, "
+                f"{heap.wasm[1] - heap.wasm[0]:.0f} MB Wasm"
+            ),
         ),
         summarise(
             "sync.change",
