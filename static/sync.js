@@ -84,5 +84,8 @@ export function connect(server, room, doc, onStatus) {
   const report = () => onStatus(provider.wsconnected ? "connected" : provider.wsconnecting ? "connecting" : "disconnected", provider.synced);
   provider.on("status", report);
   provider.on("sync", report);
+  // A failed attempt to reach the server again emits no "status" (only losing an open
+  // connection does), and the provider still counts as connecting while this event runs.
+  provider.on("connection-close", () => onStatus("disconnected", false));
   return provider;
 }

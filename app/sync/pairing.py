@@ -82,6 +82,23 @@ def read_pairing(text: str | None) -> Pairing | None:
         return None
 
 
+class ProviderStatus:
+    """The provider's state as the toolbar should see it. y-websocket announces "connecting"
+    before each attempt to reach the server again (every 2.5 s at most while it is down), and
+    static/sync.js reports each failed attempt as "disconnected": once the server is lost,
+    this device stays offline until a connection opens, instead of saying "Syncing…" between
+    two failed attempts."""
+
+    def __init__(self) -> None:
+        self.state = "connecting"
+
+    def seen(self, state: str, synced: bool) -> tuple[str, bool]:
+        """What to show for the provider's latest report."""
+        if not (state == "connecting" and self.state == "disconnected"):
+            self.state = state
+        return self.state, synced and self.state == "connected"
+
+
 def status_label(state: str, synced: bool, writing: float | None = None) -> str:
     """The toolbar's words for the provider's state ("connected", "connecting", ...), and
     how far a big update has been written (`writing`, 0 to 1) while it is."""
