@@ -152,6 +152,9 @@ class Sync:
         js.location.reload()
 
     def unpair(self) -> None:
+        pairing = read_pairing(get(PAIRING_KEY))
+        if pairing is not None:
+            js.indexedDB.deleteDatabase(pairing.document_name())
         put(PAIRING_KEY, None)
         put(CONNECT_KEY, None)
         js.location.reload()
@@ -166,6 +169,9 @@ class Sync:
 
         module = await load_module()
         engine = YjsEngine(module)
+        # The document as this device last had it, before anything observes it: started
+        # empty, every row written into it afresh would compete whole with the server's copy.
+        await module.restore(engine.doc, pairing.document_name())
         self._show_status("connecting", synced=False)
         self.adapter = SyncAdapter(self.page.controller.store, engine)
         self.adapter.store.subscribe(self._redraw_remote)

@@ -68,6 +68,11 @@ class Pairing:
     def text(self) -> str:
         return json.dumps({"server": self.server, "code": self.code})
 
+    def document_name(self) -> str:
+        """The IndexedDB database that keeps this device's copy of the collection's document
+        (static/sync.js `restore`): one per sync code, whatever the server's address."""
+        return f"lexical-sync-document-{self.code}"
+
     def connect_list(self) -> str:
         """What static/connect.js reads under `CONNECT_KEY`."""
         return json.dumps([self.server])
