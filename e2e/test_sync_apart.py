@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from e2e.conftest import Guard, guarded_context, open_app, screenshot
+from e2e.conftest import Guard, guarded_context, open_app, reload, screenshot
 from e2e.lexical_ui import (
     add_note,
     add_word,
@@ -59,6 +59,13 @@ def second_context(browser: Browser, guard: Guard) -> Iterator[BrowserContext]:
     ctx.close()
 
 
+@pytest.fixture
+def devices(
+    context: BrowserContext, second_context: BrowserContext
+) -> tuple[BrowserContext, BrowserContext]:
+    return context, second_context
+
+
 def _device(context: BrowserContext, base_url: str, at: datetime) -> Page:
     # Installed before the page opens: Date, timers and performance are the clock's from the
     # first script on, and Yjs's lib0 keeps its own reference to Date.now.
@@ -66,9 +73,9 @@ def _device(context: BrowserContext, base_url: str, at: datetime) -> Page:
     return open_app(context, base_url)
 
 
-def _study(page: Page, folder: str, rating: Any) -> int:
-    """Study `folder` until the session ends, grading each card `rating(term, seen)` (1-4);
-    the number of grades given."""
+def _study(page: Page, folder: str, rating: Any, stop_after: int = 0) -> int:
+    """Study `folder` until the session ends (or `stop_after` grades), grading each card
+    `rating(term, seen)` (1-4); the number of grades given."""
     tree_link(page, folder).click()
     focus_outside_fields(page)
     page.keyboard.press("s")
@@ -90,6 +97,9 @@ def _study(page: Page, folder: str, rating: Any) -> int:
         grades += 1
         wait_saved(page)
         assert grades < 60, "the session never ended"
+        if grades == stop_after:
+            page.get_by_role("button", name="End session").click()
+            expect(summary).to_be_visible()
     page.get_by_role("button", name="Done").click()
     return grades
 
@@ -162,16 +172,38 @@ def _converged(pages: list[Page]) -> None:
         expect(page.get_by_role("button", name=re.compile("to check$"))).to_be_hidden()
 
 
+def _edit_on(day: int, one: Page, two: Page) -> None:
+    """The day's edits while apart: renames, meanings, a note, a folder, a restart."""
+    if day == 1:  # a rename on one, meanings on two
+        tree_link(one, "Spanish").click()
+        _edit_word(one, "libro", new_term="librito")
+        tree_link(two, "Spanish").click()
+        _edit_word(two, "casa", meanings="house\nhome")
+    if day == 2:  # one restarts, still offline: it says so, and has kept everything
+        reload(one)
+        expect(sync_status(one)).to_have_text(OFFLINE, timeout=SYNC_TIMEOUT_MS)
+    if day == 3:  # a note on one, a meaning on two
+        tree_link(one, "Spanish").click()
+        add_note(one, "Days of the week", "They take no capital letter.")
+        tree_link(two, "Spanish").click()
+        _edit_word(two, "perro", meanings="dog\nhound")
+    if day == 5:  # a folder on two, the same word's meanings on both
+        create_folder(two, "Made on Saturday")
+        tree_link(two, "Spanish").click()
+        _edit_word(two, "gato", meanings="cat\ntomcat")
+        tree_link(one, "Spanish").click()
+        _edit_word(one, "gato", meanings="cat\nkitty")
+
+
 def test_a_week_apart_keeps_every_edit_and_every_review(
-    context: BrowserContext,
-    second_context: BrowserContext,
+    devices: tuple[BrowserContext, BrowserContext],
     base_url: str,
     server: SyncServer,
     tmp_path: Path,
 ) -> None:
     address = f"ws://127.0.0.1:{server.port}"
-    one = _device(context, base_url, MONDAY)
-    two = _device(second_context, base_url, MONDAY)
+    one = _device(devices[0], base_url, MONDAY)
+    two = _device(devices[1], base_url, MONDAY)
     code = pair(one, address, None)
     pair(two, address, code)
     create_folder(one, "Spanish")
@@ -198,30 +230,15 @@ def test_a_week_apart_keeps_every_edit_and_every_review(
         grades["two"].append(_study(two, "Spanish", lambda t, n: 2 if n == 1 else 3))
         for page in (one, two):
             expect(sync_status(page)).to_have_text(OFFLINE)
-        if day == 1:  # a rename on one, meanings on two
-            tree_link(one, "Spanish").click()
-            _edit_word(one, "libro", new_term="librito")
-            tree_link(two, "Spanish").click()
-            _edit_word(two, "casa", meanings="house\nhome")
-        if day == 3:  # a note on one, a meaning on two
-            tree_link(one, "Spanish").click()
-            add_note(one, "Days of the week", "They take no capital letter.")
-            tree_link(two, "Spanish").click()
-            _edit_word(two, "perro", meanings="dog\nhound")
-        if day == 5:  # a folder on two, the same word's meanings on both
-            create_folder(two, "Made on Saturday")
-            tree_link(two, "Spanish").click()
-            _edit_word(two, "gato", meanings="cat\ntomcat")
-            tree_link(one, "Spanish").click()
-            _edit_word(one, "gato", meanings="cat\nkitty")
+        _edit_on(day, one, two)
     screenshot(one, "sync-week-offline")
 
     server.start()
     _converged([one, two])
     for page in (one, two):
         tree_link(page, "Spanish").click()
-        added = [term for term, _ in (*WEEKDAYS, *MONTHS)]
-        for term in ("perro", "gato", "casa", "librito", *added):
+        terms = [term for term, _ in (*WEEKDAYS, *MONTHS)]
+        for term in ("perro", "gato", "casa", "librito", *terms):
             expect(word_item(page, term)).to_have_count(1, timeout=CONVERGE_MS)
         expect(word_item(page, "libro")).to_have_count(0)
         expect(word_item(page, "perro")).to_contain_text("hound")
@@ -230,8 +247,8 @@ def test_a_week_apart_keeps_every_edit_and_every_review(
             expect(word_item(page, "gato")).to_contain_text(meaning)
         expect(page.get_by_role("heading", level=3, name="Days of the week")).to_be_visible()
         expect(tree_link(page, "Made on Saturday")).to_be_visible()
-    print(grades)
-    assert all(grades["one"]) and all(grades["two"]), grades  # both studied every day
+    assert all(grades["one"]), grades  # both studied every day
+    assert all(grades["two"]), grades
     total = sum(grades["one"]) + sum(grades["two"])
     shown = [_stats(page) for page in (one, two)]
     screenshot(two, "sync-week-stats")
@@ -243,16 +260,18 @@ def test_a_week_apart_keeps_every_edit_and_every_review(
     assert backups[0] == backups[1]
 
 
+@pytest.mark.parametrize("offset", [1, -1], ids=["ahead", "behind"])
 def test_a_clock_a_day_off_makes_no_difference(
-    context: BrowserContext,
-    second_context: BrowserContext,
+    devices: tuple[BrowserContext, BrowserContext],
     base_url: str,
     server: SyncServer,
     tmp_path: Path,
+    offset: int,
 ) -> None:
     address = f"ws://127.0.0.1:{server.port}"
-    one = _device(context, base_url, MONDAY)
-    two = _device(second_context, base_url, MONDAY + timedelta(days=1))
+    one = _device(devices[0], base_url, MONDAY)
+    two = _device(devices[1], base_url, MONDAY + timedelta(days=offset))
+    ahead, behind = (two, one) if offset > 0 else (one, two)
     code = pair(one, address, None)
     pair(two, address, code)
     create_folder(one, "Spanish")
@@ -261,26 +280,45 @@ def test_a_clock_a_day_off_makes_no_difference(
     tree_link(two, "Spanish").click()
     expect(two.get_by_text("0 due · 4 new today")).to_be_visible()
 
-    grades = _study(one, "Spanish", lambda t, n: 1 if (t, n) == ("perro", 1) else 3)
-    print("one", grades)
-    grades += _study(two, "Spanish", lambda t, n: 1 if (t, n) == ("gato", 1) else 4)
-    tree_link(two, "Spanish").click()
-    _edit_word(two, "casa", new_term="casita")
-    add_word(two, "mesa", ["table"])
-    tree_link(one, "Spanish").click()
-    _edit_word(one, "libro", meanings="book\nvolume")
-    add_note(one, "From one", "Written a day earlier by this clock.")
+    # The device ahead sees each word once and stops: all four are learning, due again
+    # within minutes by its clock. It renames one and adds one.
+    grades = _study(ahead, "Spanish", lambda t, n: 1 if t == "perro" else 3, stop_after=4)
+    tree_link(ahead, "Spanish").click()
+    _edit_word(ahead, "casa", new_term="casita")
+    add_word(ahead, "mesa", ["table"])
+    tree_link(behind, "Spanish").click()
+    expect(word_item(behind, "casita")).to_be_visible(timeout=SYNC_TIMEOUT_MS)
+    # By the clock behind, those cards were studied tomorrow: not due, and not new.
+    expect(behind.get_by_text("0 due · 1 new today")).to_be_visible(timeout=SYNC_TIMEOUT_MS)
+    # A day later the clock behind says 8:55 of the day the other studied at 9:00, so it
+    # studies those cards before their grades by the clocks' times (a session takes learning
+    # cards 20 minutes ahead), though after them in fact.
+    for page in (one, two):
+        page.clock.fast_forward("23:55:00")
+    grades += _study(behind, "Spanish", lambda t, n: 1 if (t, n) == ("gato", 1) else 3)
+    tree_link(behind, "Spanish").click()
+    expect(behind.get_by_text("Nothing due today")).to_be_visible()
+    _edit_word(behind, "libro", meanings="book\nvolume")
+    add_note(behind, "From behind", "Written a day earlier by this clock.")
+    grades += _study(ahead, "Spanish", lambda t, n: 3)
+    tree_link(ahead, "Spanish").click()
+    expect(ahead.get_by_text("Nothing due today")).to_be_visible()
+
     _converged([one, two])
     for page in (one, two):
         tree_link(page, "Spanish").click()
         for term in ("perro", "gato", "casita", "libro", "mesa"):
             expect(word_item(page, term)).to_have_count(1, timeout=CONVERGE_MS)
-        expect(word_item(page, "libro")).to_contain_text("volume")
+        expect(word_item(page, "casa")).to_have_count(0)
+        expect(word_item(page, "libro")).to_contain_text("volume", timeout=CONVERGE_MS)
+        expect(page.get_by_role("heading", level=3, name="From behind")).to_be_visible()
+        # Due counts by each device's own clock: what both studied is not due on either.
+        expect(page.get_by_text("Nothing due today")).to_be_visible()
     shown = [_stats(page) for page in (one, two)]
-    print(shown, grades)
-    screenshot(two, "sync-clock-stats")
+    screenshot(behind, "sync-clock-stats")
     for figures in shown:
         assert figures["Reviews, last 30 days"] == str(grades), (figures, grades)
+        assert (figures["Cards studied"], figures["New words to study"]) == ("5", "0")
     backups = [_content(_backup(page, tmp_path)) for page in (one, two)]
     assert len(backups[0]["reviews"]) == grades
     assert backups[0] == backups[1]
