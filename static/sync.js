@@ -84,5 +84,54 @@ export function connect(server, room, doc, onStatus) {
   const report = () => onStatus(provider.wsconnected ? "connected" : provider.wsconnecting ? "connecting" : "disconnected", provider.synced);
   provider.on("status", report);
   provider.on("sync", report);
+  // A failed attempt to reach the server again emits no "status" (only losing an open
+  // connection does), and the provider still counts as connecting while this event runs.
+  provider.on("connection-close", () => onStatus("disconnected", false));
   return provider;
 }
+
+// The document as this device last had it, kept in IndexedDB (database `name`, one per sync
+// code) as the updates it was built from: every update, local or from the server, is added as it
+// happens, and a restore folds them into one. Without it a reload starts from an empty document
+// and the adapter writes every row into it afresh: once the server's copy arrives, each row's two
+// versions compete as wholes and one is dropped, which loses what this device changed offline
+// before the reload (or what the others changed meanwhile).
+function opened(name) {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("updates", { autoIncrement: true });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function done(transaction) {
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = transaction.onabort = () => reject(transaction.error);
+  });
+}
+
+// Apply the kept updates to `doc` (before anything observes it), keep them as one, and from now
+// on add each update of `doc`. Resolves to the number of updates it found.
+export async function restore(doc, name) {
+  const db = await opened(name);
+  const reading = db.transaction("updates", "readonly");
+  const stored = reading.objectStore("updates").getAll();
+  await done(reading);
+  const updates = stored.result;
+  if (updates.length) {
+    Y.transact(doc, () => updates.forEach((update) => Y.applyUpdate(doc, update)), "stored");
+  }
+  if (updates.length > 1) {
+    const folding = db.transaction("updates", "readwrite");
+    folding.objectStore("updates").clear();
+    folding.objectStore("updates").add(Y.encodeStateAsUpdate(doc));
+    await done(folding);
+  }
+  doc.on("update", (update) => {
+    db.transaction("updates", "readwrite").objectStore("updates").add(update);
+  });
+  return updates.length;
+}
+

@@ -26,7 +26,15 @@ from app.browser.page_parts import Spawns
 from app.browser.slices import sliced
 from app.domain import InvalidInput
 from app.sync.conflict_text import DescribedConflict, conflict_key, described
-from app.sync.pairing import CONNECT_KEY, PAIRING_KEY, Pairing, new_code, read_pairing, status_label
+from app.sync.pairing import (
+    CONNECT_KEY,
+    PAIRING_KEY,
+    Pairing,
+    ProviderStatus,
+    new_code,
+    read_pairing,
+    status_label,
+)
 from app.sync.pairing_link import ALREADY_PAIRED, pairing_link, read_pairing_link
 from app.ui.conflicts_view import conflicts_button_label, conflicts_button_text, conflicts_dialog
 from app.ui.sync_view import QR_ID, pairing_qr, qr_unavailable, sync_dialog
@@ -59,6 +67,7 @@ class Sync:
         self._listed: dict[str, DescribedConflict] = {}  # what the conflicts dialog shows
         self._catching_up: float | None = None  # how far a first sync has got, while it runs
         self._provider_state = ("connecting", False)
+        self._provider = ProviderStatus()  # offline from a lost connection until one opens
         self._connected = False  # connect runs once per page
         self.qr_runtime = LazyPackages(QR, "The QR code could not be drawn")
 
@@ -143,6 +152,9 @@ class Sync:
         js.location.reload()
 
     def unpair(self) -> None:
+        pairing = read_pairing(get(PAIRING_KEY))
+        if pairing is not None:
+            js.indexedDB.deleteDatabase(pairing.document_name())
         put(PAIRING_KEY, None)
         put(CONNECT_KEY, None)
         js.location.reload()
@@ -157,6 +169,9 @@ class Sync:
 
         module = await load_module()
         engine = YjsEngine(module)
+        # The document as this device last had it, before anything observes it: started
+        # empty, every row written into it afresh would compete whole with the server's copy.
+        await module.restore(engine.doc, pairing.document_name())
         self._show_status("connecting", synced=False)
         self.adapter = SyncAdapter(self.page.controller.store, engine)
         self.adapter.store.subscribe(self._redraw_remote)
@@ -164,7 +179,7 @@ class Sync:
         self.adapter.on_big(lambda: self.page.spawn(self._catch_up()))
         self.adapter.start()
         self.page.apply(self.page.controller.refresh())
-        self._proxies.append(create_proxy(self._show_status))
+        self._proxies.append(create_proxy(self._provider_said))
         self.provider = module.connect(pairing.server, pairing.code, engine.doc, self._proxies[0])
 
     def _conflicts_changed(self) -> None:
@@ -224,6 +239,9 @@ class Sync:
         # Written from the document: nothing else redraws it (a first sync, once at its end).
         if changeset.label == "Synced" and self._catching_up is None:
             self.page.apply(self.page.controller.refresh())
+
+    def _provider_said(self, state: str, synced: bool) -> None:
+        self._show_status(*self._provider.seen(str(state), bool(synced)))
 
     def _show_status(self, state: str, synced: bool) -> None:
         self._provider_state = (str(state), bool(synced))

@@ -25,6 +25,10 @@ from app.study.options import StudyOptions
 
 DAYS = 30  # days of history and of forecast
 HARDEST = 10
+# Where the history's windows end: never. A review synced from a device whose clock runs ahead
+# lies in this device's future, yet it was made; it counts today rather than staying hidden
+# until this clock catches up (issue 27: a clock a day off makes no difference).
+NO_END = (1 << 63) - 1  # SQLite's largest integer
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,12 +123,12 @@ def collect_stats(
     # Days of the whole history count from the first study-day boundary after the epoch, so
     # every review lies after it and today is day `today.start // DAY_MS`.
     reach = sq.reach(db, scope)
-    days = sq.study_days(db, reach, today.start % DAY_MS, today.end)
+    days = sq.study_days(db, reach, today.start % DAY_MS, NO_END)
     return StudyStats(
         today=today.number,
-        reviews=_history(sq.reviews_by_day(db, reach, first, today.end), today.number),
+        reviews=_history(sq.reviews_by_day(db, reach, first, NO_END), today.number),
         forecast=tuple(DueDay(today.number + i, due.get(i, 0)) for i in range(DAYS)),
-        retention=_retention(sq.retention_by_folder(db, reach, first, today.end), rows, options),
+        retention=_retention(sq.retention_by_folder(db, reach, first, NO_END), rows, options),
         states=_states(db, scope, studied, {f: word_counts[f] for f in folders}),
         streak=_streak(days, today.start // DAY_MS),
         hardest=tuple(sq.hardest_cards(db, scope, HARDEST)),
@@ -142,9 +146,11 @@ def _studied(folders: Sequence[FolderId], options: Mapping[FolderId, StudyOption
 
 
 def _history(groups: Iterable[tuple[int, Rating, int]], today: int) -> tuple[DayReviews, ...]:
+    """`groups`: (day from the first day shown, rating, reviews); days after today (another
+    device's clock ahead) count today."""
     counts = [[0, 0, 0, 0] for _ in range(DAYS)]
     for day, rating, reviews in groups:
-        counts[day][rating - 1] += reviews
+        counts[min(day, DAYS - 1)][rating - 1] += reviews
     first = today - (DAYS - 1)
     return tuple(DayReviews(first + i, (c[0], c[1], c[2], c[3])) for i, c in enumerate(counts))
 
@@ -191,10 +197,11 @@ def _states(
 
 
 def _streak(days: Sequence[int], today: int) -> Streak:
-    """`days`: the study days with reviews, ascending, none after `today`."""
+    """`days`: the study days with reviews, ascending; those after `today` (another device's
+    clock ahead) count as today."""
     longest = run = 0
     previous: int | None = None
-    for day in days:
+    for day in sorted({min(d, today) for d in days}):
         run = run + 1 if previous == day - 1 else 1
         longest = max(longest, run)
         previous = day

@@ -68,6 +68,11 @@ class Pairing:
     def text(self) -> str:
         return json.dumps({"server": self.server, "code": self.code})
 
+    def document_name(self) -> str:
+        """The IndexedDB database that keeps this device's copy of the collection's document
+        (static/sync.js `restore`): one per sync code, whatever the server's address."""
+        return f"lexical-sync-document-{self.code}"
+
     def connect_list(self) -> str:
         """What static/connect.js reads under `CONNECT_KEY`."""
         return json.dumps([self.server])
@@ -80,6 +85,23 @@ def read_pairing(text: str | None) -> Pairing | None:
         return Pairing.made(str(data["server"]), str(data["code"])) if data else None
     except (ValueError, KeyError, TypeError, InvalidInput):
         return None
+
+
+class ProviderStatus:
+    """The provider's state as the toolbar should see it. y-websocket announces "connecting"
+    before each attempt to reach the server again (every 2.5 s at most while it is down), and
+    static/sync.js reports each failed attempt as "disconnected": once the server is lost,
+    this device stays offline until a connection opens, instead of saying "Syncing…" between
+    two failed attempts."""
+
+    def __init__(self) -> None:
+        self.state = "connecting"
+
+    def seen(self, state: str, synced: bool) -> tuple[str, bool]:
+        """What to show for the provider's latest report."""
+        if not (state == "connecting" and self.state == "disconnected"):
+            self.state = state
+        return self.state, synced and self.state == "connected"
 
 
 def status_label(state: str, synced: bool, writing: float | None = None) -> str:

@@ -260,3 +260,27 @@ def test_a_month_of_reviews_is_read_from_the_time_index_alone(
     for sql, params in statements:
         plan = " ".join(str(row["detail"]) for row in db.all(f"EXPLAIN QUERY PLAN {sql}", params))
         assert "SEARCH r USING COVERING INDEX review_by_time" in plan
+
+
+@pytest.mark.parametrize("small", [1, 10**6])
+def test_reviews_from_a_device_whose_clock_is_ahead_count_as_today(
+    store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch, small: int
+) -> None:
+    # Another device whose clock runs a day (or a week) ahead syncs its reviews here: they
+    # are in this device's future, yet they were made, and the page must count them, not
+    # hide them until this clock catches up (issue 27: a clock a day off has no effect).
+    monkeypatch.setattr(sq, "_SMALL", small)  # read through the cards, or through the log
+    spanish = folder_with_words(store, "Spanish", SPANISH)
+    grade(store, "perro", Rating.GOOD, at=NOON - 20 * DAY_MS)  # learnt: the next are measured
+    grade(store, "gato", Rating.GOOD, at=NOON - 20 * DAY_MS)
+    grade(store, "perro", Rating.GOOD, at=NOON)
+    grade(store, "perro", Rating.AGAIN, at=NOON + DAY_MS)  # tomorrow, by this clock
+    grade(store, "gato", Rating.EASY, at=NOON + 7 * DAY_MS)  # next week
+    for scope in (None, spanish):
+        result = stats(store, clock, scope)
+        assert result.total_reviews == 5
+        assert result.reviews[-1].by_rating == (1, 0, 1, 1)
+        assert [f.reviews for f in result.retention] == [3]
+        assert result.overall_retention == 2 / 3
+        assert (result.streak.current, result.streak.longest) == (1, 1)
+        assert result.streak.studied_today

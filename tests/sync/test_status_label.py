@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.sync.pairing import OFFLINE, SYNCED, SYNCING, status_label
+from app.sync.pairing import OFFLINE, SYNCED, SYNCING, ProviderStatus, status_label
 
 
 def test_the_provider_s_states_in_words() -> None:
@@ -16,3 +16,27 @@ def test_a_big_update_being_written_says_how_far_it_got() -> None:
     assert status_label("connected", True, 0.0) == f"{SYNCING} 0%"
     assert status_label("connected", True, 0.456) == f"{SYNCING} 45%"
     assert status_label("disconnected", False, 1.0) == f"{SYNCING} 100%"
+
+
+def test_trying_again_while_the_server_is_unreachable_stays_offline() -> None:
+    # y-websocket says "connecting" before every retry (every 2.5 s at most) and, once it has
+    # lost the server, "disconnected" only when an attempt fails: between the two the toolbar
+    # must not flip to "Syncing…", as if the server were back.
+    status = ProviderStatus()
+    assert status.seen("connecting", False) == ("connecting", False)  # the first connection
+    assert status.seen("connected", False) == ("connected", False)
+    assert status.seen("connected", True) == ("connected", True)
+    assert status.seen("disconnected", False) == ("disconnected", False)
+    for _ in range(3):
+        assert status.seen("connecting", False) == ("disconnected", False)
+        assert status.seen("disconnected", False) == ("disconnected", False)
+    assert status.seen("connecting", False) == ("disconnected", False)
+    assert status.seen("connected", False) == ("connected", False)  # back: catching up
+    assert status.seen("connected", True) == ("connected", True)
+
+
+def test_a_first_connection_that_fails_is_offline_until_one_succeeds() -> None:
+    status = ProviderStatus()
+    status.seen("connecting", False)
+    assert status.seen("disconnected", False) == ("disconnected", False)
+    assert status.seen("connecting", False) == ("disconnected", False)
