@@ -27,14 +27,17 @@ def _free_port() -> int:
 
 
 class SyncServer:
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, *, max_message_mb: int | None = None) -> None:
         self.port = _free_port()
         self.data = data
+        self.max_message_mb = max_message_mb
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         command = [sys.executable, str(ROOT / "scripts" / "sync_server.py")]
         args = ["--port", str(self.port), "--data", str(self.data)]
+        if self.max_message_mb is not None:
+            args += ["--max-message-mb", str(self.max_message_mb)]
         self.process = subprocess.Popen([*command, *args], stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:

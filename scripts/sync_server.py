@@ -5,6 +5,11 @@ device's sync code), each room's updates are kept by pycrdt-store's SQLiteYStore
 under the data folder, keyed by room, and loaded into the room's document when it opens, so a
 restart (even after SIGKILL) serves what was there. uvicorn serves it as ASGI, over websockets.
 Listens on loopback unless told otherwise: put it behind a TLS proxy to reach it from elsewhere.
+
+A device sends its first upload (and what it changed while offline) as one message: about
+0.7 KB a word with its reviews, so 70 MB at 100,000 words. uvicorn refuses messages over 16 MiB
+by default, which stopped collections of about 24,000 words from ever syncing; the limit here
+is `--max-message-mb` (256 by default: about 350,000 words).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from typing import Any
 import uvicorn
 from pycrdt.store import SQLiteYStore, YDocNotFound
 from pycrdt.websocket import ASGIServer, WebsocketServer, YRoom
+
+MAX_MESSAGE_MB = 256
 
 
 class _Server(WebsocketServer):
@@ -71,8 +78,17 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("SYNC_PORT") or 8765))
     data = os.environ.get("SYNC_DATA") or "sync-data"
     parser.add_argument("--data", type=Path, default=Path(data))
+    limit = int(os.environ.get("SYNC_MAX_MESSAGE_MB") or MAX_MESSAGE_MB)
+    parser.add_argument("--max-message-mb", type=int, default=limit)
     args = parser.parse_args()
-    uvicorn.run(app(args.data), host=args.host, port=args.port, ws="websockets", log_level="info")
+    uvicorn.run(
+        app(args.data),
+        host=args.host,
+        port=args.port,
+        ws="websockets",
+        ws_max_size=args.max_message_mb * 1024 * 1024,
+        log_level="info",
+    )
 
 
 if __name__ == "__main__":

@@ -86,7 +86,8 @@ export function connect(server, room, doc, onStatus) {
   provider.on("sync", report);
   // A failed attempt to reach the server again emits no "status" (only losing an open
   // connection does), and the provider still counts as connecting while this event runs.
-  provider.on("connection-close", () => onStatus("disconnected", false));
+  // 1009: the server refused a message over its size limit (scripts/sync_server.py).
+  provider.on("connection-close", (event) => onStatus(event?.code === 1009 ? "refused" : "disconnected", false));
   return provider;
 }
 

@@ -33,6 +33,7 @@ from app.sync.pairing import (
     ProviderStatus,
     new_code,
     read_pairing,
+    status_help,
     status_label,
 )
 from app.sync.pairing_link import ALREADY_PAIRED, pairing_link, read_pairing_link
@@ -247,4 +248,5 @@ class Sync:
         self._provider_state = (str(state), bool(synced))
         self.status.hidden = False
         self.status.textContent = status_label(str(state), bool(synced), self._catching_up)
+        self.status.title = status_help(str(state))
         self.status.dataset.state = str(state)

@@ -27,6 +27,12 @@ LOOPBACK = ("127.0.0.1", "localhost")
 SYNCED = "Synced"
 SYNCING = "Syncing…"
 OFFLINE = "Offline: changes will sync"
+# The server closed the connection on an update over its message limit (scripts/sync_server.py).
+TOO_BIG = "Not synced: too big for the server"
+TOO_BIG_HELP = (
+    "The sync server refused an update this big. Start it with a higher --max-message-mb "
+    "(README, Sync between devices), then reload this page."
+)
 
 
 def new_code() -> str:
@@ -92,16 +98,25 @@ class ProviderStatus:
     before each attempt to reach the server again (every 2.5 s at most while it is down), and
     static/sync.js reports each failed attempt as "disconnected": once the server is lost,
     this device stays offline until a connection opens, instead of saying "Syncing…" between
-    two failed attempts."""
+    two failed attempts. An update the server refused as too big ("refused") is said until
+    the page reloads: the provider would send it again, be refused again, and in between
+    report itself synced with the server's copy, which lacks everything of this device's."""
 
     def __init__(self) -> None:
         self.state = "connecting"
 
     def seen(self, state: str, synced: bool) -> tuple[str, bool]:
         """What to show for the provider's latest report."""
+        if self.state == "refused":
+            return self.state, False
         if not (state == "connecting" and self.state == "disconnected"):
             self.state = state
         return self.state, synced and self.state == "connected"
+
+
+def status_help(state: str) -> str:
+    """What the toolbar's status says on hover: what to do about it, where there is something."""
+    return TOO_BIG_HELP if state == "refused" else ""
 
 
 def status_label(state: str, synced: bool, writing: float | None = None) -> str:
@@ -111,4 +126,6 @@ def status_label(state: str, synced: bool, writing: float | None = None) -> str:
         return f"{SYNCING} {int(writing * 100)}%"
     if state == "connected":
         return SYNCED if synced else SYNCING
+    if state == "refused":
+        return TOO_BIG
     return SYNCING if state == "connecting" else OFFLINE

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from app.sync.pairing import OFFLINE, SYNCED, SYNCING, ProviderStatus, status_label
+from app.sync.pairing import (
+    OFFLINE,
+    SYNCED,
+    SYNCING,
+    TOO_BIG,
+    ProviderStatus,
+    status_help,
+    status_label,
+)
 
 
 def test_the_provider_s_states_in_words() -> None:
@@ -40,3 +48,16 @@ def test_a_first_connection_that_fails_is_offline_until_one_succeeds() -> None:
     status.seen("connecting", False)
     assert status.seen("disconnected", False) == ("disconnected", False)
     assert status.seen("connecting", False) == ("disconnected", False)
+
+
+def test_an_update_the_server_refuses_as_too_big_says_so_until_the_page_reloads() -> None:
+    # The provider tries again, is refused again and meanwhile reports itself connected and
+    # synced with the server's copy: "Synced" would hide that nothing of this device got there.
+    status = ProviderStatus()
+    status.seen("connected", True)
+    assert status.seen("refused", False) == ("refused", False)
+    for report in (("connecting", False), ("connected", False), ("connected", True)):
+        assert status.seen(*report) == ("refused", False)
+    assert status_label("refused", False) == TOO_BIG
+    assert "--max-message-mb" in status_help("refused")
+    assert status_help("connected") == ""

@@ -1,0 +1,76 @@
+"""The real sync server (scripts/sync_server.py) takes a collection's whole document in one
+message: y-websocket sends a device's first upload, and everything it changed while offline, as
+one update. A collection of 30,000 words is a 21 MB update (0.7 KB a word with its reviews,
+measured with pycrdt, 2026-12-07) and uvicorn refuses messages over 16 MiB by default: the
+server closed the connection ("1009 message too big"), stored nothing, and the device retried
+for ever while its toolbar said "Synced" between attempts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pycrdt import (
+    Doc,
+    Map,
+    YMessageType,
+    create_sync_message,
+    create_update_message,
+    handle_sync_message,
+)
+from websockets.asyncio.client import connect
+
+from e2e.sync_devices import SyncServer
+
+WORDS = 40_000  # about 27 MB of update: over uvicorn's default limit
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[SyncServer]:
+    served = SyncServer(tmp_path / "data")
+    served.start()
+    try:
+        yield served
+    finally:
+        served.kill()
+
+
+def _collection() -> bytes:
+    doc: Doc = Doc()
+    words: Map[object] = doc.get("words", type=Map)
+    with doc.transaction():
+        for index in range(WORDS):
+            words[f"w{index}"] = Map({"term": f"word {index}", "notes": "n" * 600})
+    return doc.get_update()
+
+
+async def _upload(url: str, update: bytes) -> None:
+    async with connect(url, max_size=None) as socket:
+        await socket.send(create_update_message(update))
+        await asyncio.sleep(1)  # the server closes a connection whose message it refuses
+        await socket.send(create_update_message(Doc().get_update()))
+
+
+async def _download(url: str) -> Doc:
+    doc: Doc = Doc()
+    async with connect(url, max_size=None) as socket:
+        await socket.send(create_sync_message(doc))
+        while True:
+            message = await asyncio.wait_for(socket.recv(), timeout=30)
+            assert isinstance(message, bytes)
+            if message[0] == YMessageType.SYNC:
+                handle_sync_message(message[1:], doc)
+                if message[1] == 1:  # sync step 2: the server's whole document
+                    return doc
+
+
+def test_a_big_collection_uploaded_in_one_message_is_kept(server: SyncServer) -> None:
+    url = f"ws://127.0.0.1:{server.port}/room-of-a-big-collection"
+    update = _collection()
+    assert len(update) > 16 * 1024 * 1024
+    asyncio.run(_upload(url, update))
+    received = asyncio.run(_download(url))
+    assert len(received.get("words", type=Map)) == WORDS
