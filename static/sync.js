@@ -29,6 +29,34 @@ export function keys(map) {
   return Array.from(map.keys());
 }
 
+// Of each key (a JSON list) of `map`: null, or what its nested map holds, as JSON
+// [{key: string}, {key: text's value}, {key: list's items}] (app/sync/engine.py MapContents).
+export function contents(map, keysJson) {
+  return JSON.stringify(
+    JSON.parse(keysJson).map((key) => {
+      const row = map.get(key);
+      if (!(row instanceof Y.Map)) return null;
+      const strings = {}, texts = {}, lists = {};
+      row.forEach((value, name) => {
+        if (typeof value === "string") strings[name] = value;
+        else if (value instanceof Y.Text) texts[name] = value.toString();
+        else if (value instanceof Y.Array) lists[name] = value.toArray().map(String);
+      });
+      return [strings, texts, lists];
+    }),
+  );
+}
+
+// Of each key (a JSON list) of `map`: its value when it is a string, else null; as JSON.
+export function textValues(map, keysJson) {
+  return JSON.stringify(
+    JSON.parse(keysJson).map((key) => {
+      const value = map.get(key);
+      return typeof value === "string" ? value : null;
+    }),
+  );
+}
+
 export function listItems(list) {
   return list.toArray().map(String);
 }

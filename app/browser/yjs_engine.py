@@ -7,14 +7,15 @@ positions arrive in code points and Yjs counts UTF-16 code units, so they are co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import json
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from pyodide.ffi import create_proxy, to_js
 
 from app.browser.scripts import import_script
-from app.sync.engine import SharedList, SharedMap, SharedText, Touched
+from app.sync.engine import MapContents, SharedList, SharedMap, SharedText, Touched
 
 MODULE = "./static/sync.js"
 ROOTS = ("folders", "words", "notes", "reviews", "collection")
@@ -75,6 +76,14 @@ class YMap:
     def text_value(self, key: str) -> str | None:
         kind, value = self._kind(key)
         return str(value) if kind == "string" else None
+
+    def text_values(self, keys: Sequence[str]) -> list[str | None]:
+        return list(json.loads(str(self._js.textValues(self._map, json.dumps(list(keys))))))
+
+    def contents(self, keys: Sequence[str]) -> list[MapContents | None]:
+        # Keys in and contents out as JSON: one crossing each way, not one per key or value.
+        read = json.loads(str(self._js.contents(self._map, json.dumps(list(keys)))))
+        return [None if row is None else MapContents(*row) for row in read]
 
     def set(self, key: str, value: str) -> None:
         self._map.set(key, value)

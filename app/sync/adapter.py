@@ -21,7 +21,7 @@ the folder meanwhile stays, and undoing the delete brings everything back.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Container, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +44,7 @@ ROOT_KIND: dict[str, Kind] = {kind: kind for kind in KINDS}
 # Rows read or written per step of `flush_steps`: a piece takes a few ms in the page, so a
 # 20 ms slice holds several and no task nears 50 ms.
 PIECE = 100
+READ_BATCH = 500  # rows read from the document in one call (one JSON text each way in the page)
 REVIEW_FIELDS = ("rating", "reviewed_at", "study_day", "duration_ms", "mode")
 SCHEDULE = ("state", "step", "stability", "difficulty", "due", "last_review")
 LABEL = "Synced"
@@ -107,7 +108,11 @@ class SyncAdapter:
         changes += [
             Change("study_options", "insert", None, r) for r in self.store.synced.options().values()
         ]
-        self._publish(Changeset("Pair", changes), missing_only=True)
+        # Rows the document has already (kept on this device, or another device's) are not
+        # written again: their keys, read in one go rather than row by row.
+        present: set[tuple[str, str]] = {(k, gid) for k in KINDS for gid in self.doc.gids(k)}
+        present |= {(REVIEWS, gid) for gid in self.doc.reviews.names()}
+        self._publish(Changeset("Pair", changes), present=present)
         self.flush(everything=True)
 
     def close(self) -> None:
@@ -152,7 +157,7 @@ class SyncAdapter:
 
     # --- local changes into the document ------------------------------------------------------
 
-    def _publish(self, changeset: Changeset, *, missing_only: bool = False) -> None:
+    def _publish(self, changeset: Changeset, *, present: Container[tuple[str, str]] = ()) -> None:
         if self._applying:
             return  # what the document just said: sending it back would echo
         lookup = _Lookup(self.store)
@@ -165,9 +170,9 @@ class SyncAdapter:
         with self.doc.engine.transaction():
             for change in ordered:
                 if change.table in KIND_OF:
-                    self._publish_row(KIND_OF[change.table], change, lookup, deleted, missing_only)
+                    self._publish_row(KIND_OF[change.table], change, lookup, deleted, present)
                 elif change.table == "review":
-                    self._publish_review(change, lookup, deleted, missing_only)
+                    self._publish_review(change, lookup, deleted, present)
                 elif change.table == "study_options":
                     self._publish_options(change, lookup, deleted)
         self._recheck()
@@ -178,12 +183,12 @@ class SyncAdapter:
         change: Change,
         lookup: _Lookup,
         deleted: set[tuple[Table, Any]],
-        missing_only: bool,
+        present: Container[tuple[str, str]],
     ) -> None:
         row = change.new if change.new is not None else change.old
         assert row is not None
         gid = str(row["gid"])
-        if missing_only and self.doc.row(kind, gid) is not None:
+        if (kind, gid) in present:
             return
         if change.new is None:
             container = ("folder", row.get("parent_id" if kind == "folders" else "folder_id"))
@@ -198,14 +203,14 @@ class SyncAdapter:
         change: Change,
         lookup: _Lookup,
         deleted: set[tuple[Table, Any]],
-        missing_only: bool,
+        present: Container[tuple[str, str]],
     ) -> None:
         if change.op == "update":
             return  # only the schedule it kept changed, which follows from the log
         row = change.new if change.new is not None else change.old
         assert row is not None
         gid = str(row["gid"])
-        if missing_only and self.doc.review(gid) is not None:
+        if (REVIEWS, gid) in present:
             return
         card = lookup.get("card", row["card_id"])
         word = None if card is None else lookup.get("word", card["word_id"])
@@ -401,36 +406,50 @@ class _Reads:
     def read_all(self, doc: Document) -> None:
         self.loaded = True
         self.collection_options = doc.collection_options()
-        self.states = {
-            kind: {gid: s for gid in doc.gids(kind) if (s := doc.state(kind, gid)) is not None}
-            for kind in KINDS
-        }
+        self.states = {kind: {} for kind in KINDS}
         self.reviews, self.of_word = {}, {}
-        for gid in doc.reviews.names():
-            self._put_review(gid, doc.review(gid))
+        self._read(doc, [(kind, gid) for kind in KINDS for gid in doc.gids(kind)])
+        self._read(doc, [(REVIEWS, gid) for gid in doc.reviews.names()])
         self.shown = _shown_folders(self.states["folders"])
 
     def refresh(
         self, doc: Document, touched: Iterable[tuple[str, str]], into: _Affected | None = None
     ) -> _Affected:
         affected = into or _Affected({kind: set() for kind in KINDS}, set())
+        touched = list(touched)
         for root, key in touched:
             kind = ROOT_KIND.get(root)
             if kind is not None:
-                state = doc.state(kind, key)
-                if state is None:
-                    self.states[kind].pop(key, None)
-                else:
-                    self.states[kind][key] = state
                 affected.rows[kind].add(key)
             elif root == COLLECTION:
                 self.collection_options = doc.collection_options()
-            elif root == REVIEWS:
-                for record in (self.reviews.get(key), doc.review(key)):
-                    if record is not None:
-                        affected.reviewed.add(str(record["word"]))
-                self._put_review(key, doc.review(key))
+            elif root == REVIEWS and (old := self.reviews.get(key)) is not None:
+                affected.reviewed.add(str(old["word"]))
+        for record in self._read(doc, touched):
+            affected.reviewed.add(str(record["word"]))
         return affected
+
+    def _read(self, doc: Document, rows: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+        """Read `rows` (root, key) again, a batch of each root at a time; returns the review
+        records found."""
+        found: list[dict[str, Any]] = []
+        for root in (*KINDS, REVIEWS):
+            keys = [key for name, key in rows if name == root]
+            for start in range(0, len(keys), READ_BATCH):
+                batch = keys[start : start + READ_BATCH]
+                if root == REVIEWS:
+                    for gid, record in zip(batch, doc.reviews_of(batch), strict=True):
+                        self._put_review(gid, record)
+                        if record is not None:
+                            found.append(record)
+                    continue
+                kind = ROOT_KIND[root]
+                for gid, state in zip(batch, doc.states(kind, batch), strict=True):
+                    if state is None:
+                        self.states[kind].pop(gid, None)
+                    else:
+                        self.states[kind][gid] = state
+        return found
 
     def _put_review(self, gid: str, record: dict[str, Any] | None) -> None:
         old = self.reviews.pop(gid, None)

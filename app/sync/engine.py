@@ -13,12 +13,23 @@ UTF-8 bytes in pycrdt).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Protocol
 
 # (root name, key of the row in that root) of every row a remote update touched.
 Touched = set[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class MapContents:
+    """What a nested map holds, read at once: its text values, and the value of each of its
+    texts and the items of each of its lists, by key."""
+
+    strings: dict[str, str]
+    texts: dict[str, str]
+    lists: dict[str, list[str]]
 
 
 class SharedText(Protocol):
@@ -45,6 +56,14 @@ class SharedMap(Protocol):
 
     def text_value(self, key: str) -> str | None:
         """The key's value when it is text, else None."""
+
+    def text_values(self, keys: Sequence[str]) -> list[str | None]:
+        """`text_value` of each key, read at once."""
+
+    def contents(self, keys: Sequence[str]) -> list[MapContents | None]:
+        """What the nested map at each key holds (None where there is none), read at once: in
+        the page one call into JavaScript for them all, where reading field by field made
+        a few hundred calls a row (a first sync's reads were half its time, 2026-12-07)."""
 
     def set(self, key: str, value: str) -> None: ...
 

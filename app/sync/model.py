@@ -19,13 +19,13 @@ Cards are not in the document: a card is the replay of its word's reviews in a d
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any, Final, Literal
 
 from app.ids import uuid7
-from app.sync.engine import Engine, SharedList, SharedMap, SharedText
+from app.sync.engine import Engine, MapContents, SharedList, SharedMap, SharedText
 
 Kind = Literal["folders", "words", "notes"]
 KINDS: tuple[Kind, ...] = ("folders", "words", "notes")
@@ -60,18 +60,28 @@ class Conflict:
     others: tuple[Any, ...]
 
 
-def _heads(row: SharedMap, field: str) -> list[tuple[str, str]]:
-    """The register's current writes as (write id, JSON value), newest first; the value the
-    row was made with has the empty write id, older than every write."""
-    found = []
-    for key in row.names():
+def _grouped(strings: Mapping[str, str], fields: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
+    """Each register's current writes among a row's text values, as (write id, JSON value),
+    newest first; the value the row was made with has the empty write id, older than every
+    write."""
+    heads: dict[str, list[tuple[str, str]]] = {field: [] for field in fields}
+    for key, value in strings.items():
         name, _, write = key.partition(SEPARATOR)
-        if name == field:
-            value = row.text_value(key)
-            if value is not None:
-                found.append((write, value))
-    found.sort(reverse=True)
-    return found
+        if name in heads:
+            heads[name].append((write, value))
+    for writes in heads.values():
+        writes.sort(reverse=True)
+    return heads
+
+
+def _heads(row: SharedMap, field: str) -> list[tuple[str, str]]:
+    """One register's writes, newest first, reading only its keys' values."""
+    strings = {
+        key: value
+        for key in row.names()
+        if key.partition(SEPARATOR)[0] == field and (value := row.text_value(key)) is not None
+    }
+    return _grouped(strings, (field,))[field]
 
 
 def read(row: SharedMap, field: str) -> Any:
@@ -136,6 +146,22 @@ class RowState:
     conflicts: tuple[Conflict, ...] = ()
 
 
+def _state(kind: Kind, gid: str, contents: MapContents) -> RowState:
+    heads = _grouped(contents.strings, (*FIELDS[kind], DELETED))
+    values: dict[str, Any] = {f: json.loads(h[0][1]) if h else None for f, h in heads.items()}
+    complete = all(heads.values())
+    for name in TEXTS[kind]:
+        values[name] = contents.texts.get(name, "")
+        complete = complete and name in contents.texts
+    for name in LISTS[kind]:
+        values[name] = contents.lists.get(name, [])
+        complete = complete and name in contents.lists
+    parents = heads.get("parent") or [("", "")]
+    deleted = bool(values.pop(DELETED))
+    conflicts = tuple(_conflicts(kind, gid, heads))
+    return RowState(gid, deleted, values, parents[0][0], complete, conflicts)
+
+
 class Document:
     """The collection's document on one engine: reading and writing rows by global id."""
 
@@ -156,24 +182,15 @@ class Document:
         return self.roots[kind].map(gid)
 
     def state(self, kind: Kind, gid: str) -> RowState | None:
-        row = self.row(kind, gid)
-        if row is None:
-            return None
-        heads = {field: _heads(row, field) for field in (*FIELDS[kind], DELETED)}
-        values: dict[str, Any] = {f: json.loads(h[0][1]) if h else None for f, h in heads.items()}
-        complete = all(heads.values())
-        for name in TEXTS[kind]:
-            text = row.text(name)
-            values[name] = "" if text is None else text.value()
-            complete = complete and text is not None
-        for name in LISTS[kind]:
-            shared = row.sequence(name)
-            values[name] = [] if shared is None else shared.items()
-            complete = complete and shared is not None
-        parents = heads.get("parent") or [("", "")]
-        deleted = bool(values.pop(DELETED))
-        conflicts = tuple(_conflicts(kind, gid, heads))
-        return RowState(gid, deleted, values, parents[0][0], complete, conflicts)
+        return self.states(kind, [gid])[0]
+
+    def states(self, kind: Kind, gids: Sequence[str]) -> list[RowState | None]:
+        """The rows `gids` as the document has them now (None where there is none), read
+        in one go."""
+        return [
+            None if contents is None else _state(kind, gid, contents)
+            for gid, contents in zip(gids, self.roots[kind].contents(gids), strict=True)
+        ]
 
     def gids(self, kind: Kind) -> list[str]:
         return list(self.roots[kind].names())
@@ -241,8 +258,14 @@ class Document:
         return value if isinstance(value, str) else None
 
     def review(self, gid: str) -> dict[str, Any] | None:
-        text = self.reviews.text_value(gid)
-        return None if text is None else dict(json.loads(text))
+        return self.reviews_of([gid])[0]
+
+    def reviews_of(self, gids: Sequence[str]) -> list[dict[str, Any] | None]:
+        """The review records `gids` (None where there is none), read in one go."""
+        return [
+            None if text is None else dict(json.loads(text))
+            for text in self.reviews.text_values(gids)
+        ]
 
     def put_review(self, gid: str, record: Mapping[str, Any]) -> None:
         text = json.dumps(dict(record), sort_keys=True, ensure_ascii=False)

@@ -6,13 +6,13 @@ pycrdt counts text positions in UTF-8 bytes; the protocols count code points.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from pycrdt import Array, Doc, Map, Text
 
-from app.sync.engine import SharedList, SharedMap, SharedText, Touched
+from app.sync.engine import MapContents, SharedList, SharedMap, SharedText, Touched
 
 ROOTS = ("folders", "words", "notes", "reviews", "collection")
 
@@ -61,6 +61,30 @@ class PyMap:
     def text_value(self, key: str) -> str | None:
         value = self._map.get(key)
         return value if isinstance(value, str) else None
+
+    def text_values(self, keys: Sequence[str]) -> list[str | None]:
+        return [self.text_value(key) for key in keys]
+
+    def contents(self, keys: Sequence[str]) -> list[MapContents | None]:
+        found: list[MapContents | None] = []
+        for key in keys:
+            row = self._map.get(key)
+            if not isinstance(row, Map):
+                found.append(None)
+                continue
+            items = list(row.items())
+            found.append(
+                MapContents(
+                    {name: value for name, value in items if isinstance(value, str)},
+                    {name: str(value) for name, value in items if isinstance(value, Text)},
+                    {
+                        name: [str(item) for item in value]
+                        for name, value in items
+                        if isinstance(value, Array)
+                    },
+                )
+            )
+        return found
 
     def set(self, key: str, value: str) -> None:
         self._map[key] = value
