@@ -140,6 +140,8 @@ def test_grades_given_after_a_move_survive_its_undo() -> None:
     other = folder_with_words(store, "Other", [])
     counts = _moves_followed(store)
     store.move_words([_word(store, "perro").id], other.id)
+    # Perro is due in its new folder: the session shows it.
+    clock.now = max(clock.now, *(c.progress.due for c in store.study.logged_cards(other.id)))
     session = StudySession.start(
         store, {"kind": "folder", "folder": other.id}, "flashcard", clock, lambda: 60
     )
