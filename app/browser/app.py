@@ -325,6 +325,8 @@ class Page:
         def show(step: Progress) -> None:
             self.toast.show(f"{step.stage}: {step.done:,} of {step.total:,} cards…")
 
+        if not await self.loaded(self.packages, self.study_runtime):  # the replays' scheduler
+            return
         self._working += 1
         try:
             with self.toolbar.busy():
@@ -458,6 +460,15 @@ class Page:
             needed.append(self.study_runtime)
         if not self._waits(drop, *needed):
             drop()
+
+    def replay_stale(self) -> None:
+        """In the tab that writes: due dates stored with the fuzz before decision 045's (a
+        collection from before schema 9) are replayed once, every card, in slices."""
+        store = self.controller.store
+        if store.schedules_stale:
+            from app.ui.study_actions import stale_replayed  # noqa: PLC0415 (first use)
+
+            self.apply(stale_replayed(store, "Due dates brought up to date"))
 
     def follow_moves(self, changeset: Changeset) -> None:
         """Cards follow their folder's scheduling when words or folders move, and when a move

@@ -105,6 +105,7 @@ class Session:
         self.controller.store.subscribe(lambda _changes: self.page.shortcuts.undo.changed())
         self.controller.store.subscribe(self.page.follow_moves)
         self.page.toolbar.show_status(SaveStatus("saved", "Saved"))
+        self.page.replay_stale()
 
     def become_follower(self) -> None:
         self.controller.read_only = READ_ONLY

@@ -14,7 +14,17 @@ from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
 
 from app.domain import Folder, FolderId, Note, NoteId, Word, WordId
-from app.store import bulk, empty_image, folders, notes, queries, transfer, word_list, words
+from app.store import (
+    bulk,
+    empty_image,
+    folders,
+    notes,
+    queries,
+    schedules,
+    transfer,
+    word_list,
+    words,
+)
 from app.store.changes import Change, Changeset, install_capture
 from app.store.db import Database
 from app.store.history import History, Listener
@@ -122,6 +132,12 @@ class Store:
     @property
     def schema_version(self) -> int:
         return schema_version(self._db)
+
+    @property
+    def schedules_stale(self) -> bool:
+        """Whether every card is to be replayed once the scheduler is loaded: stored due dates
+        may be of the fuzz before decision 045's (app/studying/reschedule.py)."""
+        return schedules.stale(self._db)
 
     def quick_check(self) -> bool:
         return bool(self._db.scalar("PRAGMA quick_check") == "ok")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from app.domain import LexicalError
 from app.store.db import Database
-from app.study.model import DAY_MS, DEFAULT_DAY_START_HOUR
+from app.study.model import DAY_MS, DEFAULT_DAY_START_HOUR, CardState
 
 # Search rows share one FTS table; rowid = id * 4 + kind keeps deletes on the rowid index.
 FOLDER_KIND, WORD_KIND, NOTE_KIND = 1, 2, 3
@@ -303,6 +303,20 @@ def _v8_global_ids(db: Database) -> None:
         db.execute(statement)
 
 
+def _v9_hashed_fuzz(db: Database) -> None:
+    # The fuzz of review intervals is now drawn from a hash (decision 045): the due date of a
+    # card in review was drawn otherwise and is not its log's replay any more. Replaying needs
+    # the scheduler and the folders' options, which a start does not load: the collection is
+    # marked (a row here, in no undo step, log or backup) and the page replays every card
+    # once they are (app/studying/reschedule.py `rescheduling_stale`), then clears the mark.
+    # Only a card in review has a fuzzed due date (a learning step's wait is not fuzzed).
+    db.execute("CREATE TABLE stale_schedules (id INTEGER PRIMARY KEY CHECK (id = 0))")
+    db.execute(
+        "INSERT INTO stale_schedules SELECT 0 WHERE EXISTS (SELECT 1 FROM card WHERE state = ?)",
+        (int(CardState.REVIEW),),
+    )
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_initial_schema,
     _v2_plain_text_note_search,
@@ -312,6 +326,7 @@ MIGRATIONS: list[Callable[[Database], None]] = [
     _v6_voice_timings,
     _v7_review_days,
     _v8_global_ids,
+    _v9_hashed_fuzz,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

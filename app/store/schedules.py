@@ -15,7 +15,7 @@ from typing import Any
 from app.store.changes import Change, columns, uncaptured
 from app.store.db import Database
 from app.store.staging import STAGE, stage_values
-from app.study.model import SEED_BASIS_SQL, Direction
+from app.study.model import SEED_BASIS_SQL, CardState, Direction
 
 # The card columns a schedule is written to, in the order the replay gives them
 # (app/study/fast_replay.py's Schedule).
@@ -113,3 +113,26 @@ def write_schedules(
         new["updated_at"] = now
         changes.append(Change("card", "update", old, new))
     return changes, moved
+
+
+def stale(db: Database) -> bool:
+    """Whether stored schedules may not be their logs' replays: due dates drawn with the fuzz
+    before decision 045's (schema 8 and older, backups before version 6), until every card
+    has been replayed (`mark_stale`, `clear_stale`)."""
+    return bool(db.scalar("SELECT EXISTS (SELECT 1 FROM stale_schedules)"))
+
+
+def mark_stale(db: Database) -> None:
+    """Cards were written with due dates of the old fuzz (an older file imported): if any is in
+    review (the only state whose due date is fuzzed), every card is to be replayed."""
+    db.execute(
+        "INSERT OR IGNORE INTO stale_schedules SELECT 0 "
+        "WHERE EXISTS (SELECT 1 FROM card WHERE state = ?)",
+        (int(CardState.REVIEW),),
+    )
+
+
+def clear_stale(db: Database) -> None:
+    """Every card has been replayed since `stale` said so. Not logged: a start from a snapshot
+    taken before this marks the collection again and replays it once more, changing nothing."""
+    db.execute("DELETE FROM stale_schedules")

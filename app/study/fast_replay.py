@@ -10,8 +10,8 @@ It stays exactly py-fsrs 6.3.2 (pinned): the same formulas in the same order of 
 the same clamps and rounding, the same learning and relearning steps, the same study days
 (`scheduler._card` hands py-fsrs a last review that many whole days back, so its elapsed days
 are the difference of study days) and the same seeded fuzz. Only the last review's due date
-is computed: no later state reads a due date or an interval, so the fuzz (a seeded generator,
-about 5 us) is drawn once a card. `app.study.scheduler.replay` stays the reference, and what
+is computed: no later state reads a due date or an interval, so the fuzz (a hash of the card's
+seed, `fuzz_draw`) is drawn once a card. `app.study.scheduler.replay` stays the reference, and what
 live grades use; a property test holds the two equal (tests/study/test_fast_replay.py).
 """
 
@@ -21,10 +21,9 @@ import math
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from functools import lru_cache
-from random import Random
 from typing import TYPE_CHECKING
 
-from app.study.model import CardState, Progress, Rating, Weights
+from app.study.model import CardState, Progress, Rating, Weights, fuzz_draw
 from app.study.scheduler import LEARNING_STEPS, RELEARNING_STEPS, scheduler
 
 if TYPE_CHECKING:
@@ -160,7 +159,7 @@ class Replayer:
                 lapses += 1
             wait, state, step = moves[state][step][grade]
         if wait < 0:
-            wait = self._fuzzed(s, f"{seed}:{len(log) - 1}") * _DAY_MS
+            wait = self._fuzzed(s, seed, len(log) - 1) * _DAY_MS
         kept = None if state == REVIEW else step  # py-fsrs: a card in review has no step
         last_at = log[-1][3]
         return state, kept, s, d, last_at + wait, last_at, len(log), lapses
@@ -169,9 +168,10 @@ class Replayer:
         """The recall FSRS predicts `elapsed` study days after a review (1 on its own day)."""
         return float((1 + self._factor * max(elapsed, 0) / stability) ** self._decay)
 
-    def _fuzzed(self, s: float, seed: str) -> int:
+    def _fuzzed(self, s: float, seed: str, reps: int) -> int:
         """The review interval in days for stability `s`, fuzzed as py-fsrs fuzzes it, with
-        the draw the card's seed gives (scheduler._SeededScheduler)."""
+        the draw of the card's seed and count of earlier reviews (`fuzz_draw`, as live grades
+        draw it: scheduler._SeededScheduler)."""
         days = round((s / self._factor) * self._interval_scale)
         days = min(max(days, 1), self._maximum)
         if days < 2.5:
@@ -186,7 +186,7 @@ class Replayer:
                 delta += 0.05 * (f - 20.0)
         low, high = max(2, round(days - delta)), min(round(days + delta), self._maximum)
         low = min(low, high)
-        drawn = (Random(seed).random() * (high - low + 1)) + low
+        drawn = (fuzz_draw(seed, reps) * (high - low + 1)) + low
         return min(round(drawn), self._maximum)
 
 

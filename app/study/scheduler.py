@@ -5,7 +5,7 @@ startup: due counts are plain SQL over stored due times), and the browser loads 
 before. A card's schedule is a pure function of its reviews (decision 036): each grade is
 computed at the moment it is logged, the days between reviews are the learner's study days
 kept with each review (app/study/days.py, as Anki counts them), and the fuzz that spreads
-reviews over nearby days is drawn from a generator seeded with the card and its review count.
+reviews over nearby days is drawn from a hash of the card and its review count (`fuzz_draw`).
 So the intervals shown on the grade buttons are the ones applied (unless a study day ends
 between showing and grading), and a replay of the log gives the stored schedule exactly.
 """
@@ -16,14 +16,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from random import Random
 from typing import TYPE_CHECKING
 
 import fsrs.scheduler
 from fsrs import Card, Rating, Scheduler, State
 
 from app.study.days import Moment, ReviewLog
-from app.study.model import CardState, Progress, Weights
+from app.study.model import CardState, Progress, Weights, fuzz_draw
 from app.study.model import Rating as Grade
 
 if TYPE_CHECKING:
@@ -123,7 +122,8 @@ def graded(
 ) -> Progress:
     """The card's schedule after `grade` given at `at`; `seed` names the card (card_seed)."""
     chosen = scheduler(options.retention, options.parameters)
-    chosen.draw = Random(f"{seed}:{progress.reps if progress else 0}").random
+    drawn = fuzz_draw(seed, progress.reps if progress else 0)
+    chosen.draw = lambda: drawn
     after, _ = chosen.review_card(_card(progress, at), Rating(int(grade)), _utc(at.at))
     return _progress(after, progress, grade, at)
 

@@ -13,6 +13,7 @@ from app.domain import FolderId
 from app.store import Store
 from app.store.changes import Change
 from app.store.queries import moved_placement
+from app.store.schedules import clear_stale
 from app.store.study_queries import COLLECTION
 from app.store.transfer.steps import Progress, Steps, run_steps
 from app.study.fast_replay import Replayer, replayer
@@ -67,6 +68,15 @@ def _scheduling(options: Mapping[str, object]) -> tuple[object, object]:
     parameters = options.get("parameters")
     kept = tuple(parameters) if isinstance(parameters, list | tuple) else None
     return options.get("retention", DEFAULT_OPTIONS.retention), kept
+
+
+def rescheduling_stale(store: Store) -> Steps[int]:
+    """Replay every card, as the page does once when `store.schedules_stale` says stored due
+    dates may be of the fuzz before decision 045's (a collection from schema 8 or an older
+    backup imported), then clear the mark. A grade given meanwhile is replayed too."""
+    moved = yield from rescheduling(store, None)
+    clear_stale(store.study.db)
+    return moved
 
 
 def rescheduled_after_moves(store: Store, changes: Iterable[Change]) -> int:

@@ -346,3 +346,16 @@ def rescheduled(work: Steps[int], said: str, end: str = ".", **update: Any) -> U
         return changed(toast=f"{said}{cards and cards + ' rescheduled'}{end}")
 
     return changed(then=then(), **update)
+
+
+def stale_replayed(store: Store, said: str, **update: Any) -> Update:
+    """`rescheduled` with every card replayed once (`Store.schedules_stale`: due dates of the
+    fuzz before decision 045), after a start from an older collection or an older file
+    imported. The page loads the scheduler before it drives the work."""
+
+    def work() -> Steps[int]:
+        from app.studying.reschedule import rescheduling_stale  # noqa: PLC0415 (py-fsrs)
+
+        return (yield from rescheduling_stale(store))
+
+    return rescheduled(work(), said, **update)

@@ -209,6 +209,10 @@ class TransferActions:
         update.toast = (
             f"Imported {name}. {transfer_view.sentence(done, done=True)} Ctrl+Z undoes it."
         )
+        if self._store().schedules_stale:  # an older file's due dates (decision 045)
+            from app.ui.study_actions import stale_replayed  # noqa: PLC0415 (first use)
+
+            update.then = stale_replayed(self._store(), f"Imported {name}").then
         return update
 
     def _pending(self) -> PendingImport:

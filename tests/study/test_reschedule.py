@@ -8,11 +8,17 @@ from app.domain import Word
 from app.store import Store
 from app.store.changes import Changeset
 from app.store.db import Database
+from app.store.migrations import migrate
 from app.store.queries import changes_placement
 from app.store.transfer.steps import run_steps
 from app.study.model import Rating
 from app.study.options import StudyOptions
-from app.studying.reschedule import reschedule, rescheduled_after_moves, rescheduling
+from app.studying.reschedule import (
+    reschedule,
+    rescheduled_after_moves,
+    rescheduling,
+    rescheduling_stale,
+)
 from app.studying.session import StudySession
 from tests.study.helpers import SPANISH, Clock, assert_replays, folder_with_words
 
@@ -140,6 +146,8 @@ def test_grades_given_after_a_move_survive_its_undo() -> None:
     other = folder_with_words(store, "Other", [])
     counts = _moves_followed(store)
     store.move_words([_word(store, "perro").id], other.id)
+    # Perro is due in its new folder: the session shows it.
+    clock.now = max(clock.now, *(c.progress.due for c in store.study.logged_cards(other.id)))
     session = StudySession.start(
         store, {"kind": "folder", "folder": other.id}, "flashcard", clock, lambda: 60
     )
@@ -194,3 +202,34 @@ def test_a_card_graded_while_the_chunks_run_is_replayed_from_its_new_log() -> No
     session.grade(Rating.AGAIN)
     assert run_steps(steps) == step.total
     assert_replays(store)
+
+
+def _from_before_the_hashed_fuzz(store: Store) -> Store:
+    """`store` as schema 8 left it: due dates drawn with the old fuzz (here: a day later)."""
+    db = store.study.db
+    db.execute("UPDATE card SET due = due + 86400000 WHERE state = 2")
+    db.execute("DROP TABLE stale_schedules")
+    db.execute("PRAGMA user_version = 8")
+    return Store(Database.from_bytes(db.serialize()))
+
+
+def test_schedules_from_before_the_hashed_fuzz_are_replayed_once() -> None:
+    clock = Clock()
+    store, _folder = _studied(clock)
+    assert not store.schedules_stale  # made at this schema: its due dates are its replays
+    old = _from_before_the_hashed_fuzz(store)
+    assert old.schedules_stale
+    written: list[Changeset] = []
+    old.subscribe(written.append)
+    moved = run_steps(rescheduling_stale(old))
+    assert moved == len([c for c in old.study.logged_cards(None) if c.progress.state == 2])
+    assert_replays(old)
+    assert written  # logged and broadcast like any reschedule
+    assert not old.schedules_stale
+    assert not Store(Database.from_bytes(old.study.db.serialize())).schedules_stale
+
+
+def test_a_collection_without_cards_in_review_is_not_marked() -> None:
+    db = Database.open()
+    migrate(db, target=8)
+    assert not Store(db).schedules_stale

@@ -15,6 +15,7 @@ from app.ui.update import Update
 from tests.anki_decks import card_ids, make_apkg, with_revlog
 from tests.store.transfer.studied import studied_store
 from tests.store.transfer.workspaces import parse
+from tests.study.helpers import assert_replays
 
 
 def make() -> Controller:
@@ -305,3 +306,24 @@ def test_preview_tables_scroll_in_a_named_box_that_keys_can_reach() -> None:
         ("region", "First rows", "0"),
         ("region", "Skipped rows", "0"),
     ]
+
+
+def test_an_older_backup_is_imported_then_every_card_replayed() -> None:
+    # Decision 045: a version 5 backup's due dates were drawn with the old fuzz.
+    document = json.loads(studied_store().export("json"))
+    document["version"] = 5
+    ui = make()
+    ui.dispatch("transfer")
+    preview(ui, "old.json", json.dumps(document).encode())
+    update = ui.dispatch("transfer-apply", None, {"mode": "replace"})
+    assert update.then is not None
+    assert ui.store.schedules_stale
+    done = run_steps(update.then)
+    assert done.toast is not None
+    assert done.toast.startswith("Imported old.json")
+    assert not ui.store.schedules_stale
+    assert_replays(ui.store)
+    # A backup of this version needs none.
+    ui.dispatch("transfer")
+    preview(ui, "new.json", ui.store.export("json"))
+    assert ui.dispatch("transfer-apply", None, {"mode": "replace"}).then is None

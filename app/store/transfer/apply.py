@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from app.ids import uuid7
 from app.store.db import Database
+from app.store.schedules import mark_stale
 from app.store.staging import STAGE, insert_rows, stage_values, update_rows
 from app.store.transfer import Mode
 from app.store.transfer.model import REVIEW_FIELDS
@@ -45,6 +46,8 @@ def write_plan(db: Database, plan: Plan) -> None:
     insert_rows(db, "word", [_encoded(r) for r in plan.words])
     insert_rows(db, "note", plan.notes)
     update_rows(db, "word", [_encoded(r) for r in plan.updates])
+    if plan.study.stale_dues:  # the page replays every card after the import
+        mark_stale(db)
 
 
 def _renew_taken_review_gids(db: Database, plan: Plan) -> None:

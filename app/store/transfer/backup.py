@@ -26,7 +26,8 @@ from app.store.transfer.study_checks import StudySections
 from app.store.transfer.text import decode_text
 
 FORMAT = "lexical-backup"
-VERSION = 5  # 4: each review keeps its study day; 5: global ids and seed bases
+VERSION = 6  # 4: each review keeps its study day; 5: global ids and seed bases; 6: hashed fuzz
+HASHED_FUZZ_VERSION = 6  # due dates drawn as decision 045 draws them
 STUDY_VERSION = 2  # the first version with study progress
 SECTIONS = ("folders", "words", "notes")
 STUDY_SECTIONS = ("cards", "reviews", "study_options")
@@ -86,7 +87,7 @@ def _study(document: dict[str, Any]) -> StudySections:
             "version of Lexical writes, so its reviews cannot be read safely."
         )
     cards, reviews, options = (_section(document, section) for section in STUDY_SECTIONS)
-    return StudySections(cards, reviews, options)
+    return StudySections(cards, reviews, options, document["version"] < HASHED_FUZZ_VERSION)
 
 
 def _section(document: dict[str, Any], section: str) -> list[Any]:

@@ -16,6 +16,7 @@ import sqlite3
 from app.domain import InvalidInput
 from app.store.db import Database
 from app.store.migrations import SchemaTooNewError, migrate
+from app.store.schedules import stale
 from app.store.staging import insert_rows
 from app.store.transfer.checks import build_workspace
 from app.store.transfer.foreign import open_foreign, require_tables
@@ -65,7 +66,11 @@ def export_database(raw: RawWorkspace) -> bytes:
 
 def parse_database(name: str, data: bytes) -> Steps[ParsedImport]:
     raw = read_database(data)
-    study = StudySections(raw.cards, raw.reviews, raw.options) if raw.has_study else None
+    study = (
+        StudySections(raw.cards, raw.reviews, raw.options, raw.stale_dues)
+        if raw.has_study
+        else None
+    )
     workspace = yield from build_workspace(raw.folders, raw.words, raw.notes, WHAT, study)
     return ParsedImport(name=name, kind="database", workspace=workspace, item_label="Word")
 
@@ -86,7 +91,12 @@ def read_database(data: bytes) -> RawWorkspace:
             # under Lexical's names.
             raise InvalidInput(NOT_LEXICAL) from exc
         # A file from before study progress has none, unlike one that has no cards yet.
-        return dataclasses.replace(raw_workspace(db), has_study=version >= STUDY_SCHEMA)
+        return dataclasses.replace(
+            raw_workspace(db),
+            has_study=version >= STUDY_SCHEMA,
+            # An older file migrated: marked if a card's due date was fuzzed the old way.
+            stale_dues=stale(db),
+        )
     except SchemaTooNewError as exc:
         raise InvalidInput(exc.message) from exc
     except (sqlite3.Error, ValueError) as exc:

@@ -217,6 +217,9 @@ class StudyData:
     options: list[OptionsItem] = field(default_factory=list)
     histories: list[CardHistory] = field(default_factory=list)
     left_out: Counter[Reason] = field(default_factory=Counter)
+    # The cards' due dates were drawn with the fuzz before decision 045 (a backup before
+    # version 6, a database before schema 9): importing them marks the schedules stale.
+    stale_dues: bool = False
     # Replays by (word id, direction, reviews, retention): the preview fills it and the import,
     # which plans again, reuses it. Replaying is most of the work, and the import blocks the page.
     replays: dict[tuple[str, int, float, Weights | None], list[Schedule]] = field(

@@ -63,6 +63,7 @@ class StudyPlan:
     left_out: Counter[Reason] = field(default_factory=Counter)
     woken: int = 0  # reverse cards whose new folder was set to study both directions
     waiting: int = 0  # reverse cards landing where only term -> meaning is studied
+    stale_dues: bool = False  # cards copied with due dates of the old fuzz (decision 045)
 
     @property
     def notes(self) -> list[str]:
@@ -206,6 +207,7 @@ class _Planner:
             lapses=card.lapses,
         )
         self.plan.cards.append(_card(candidate, card_id, progress, stamps(card, self.now.at)))
+        self.plan.stale_dues = self.plan.stale_dues or self.study.stale_dues
 
     def _replay(
         self, candidate: _Candidate, history: CardHistory, options: StudyOptions, card_id: int

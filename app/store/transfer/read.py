@@ -44,6 +44,8 @@ class RawWorkspace:
     reviews: list[list[Any]] = field(default_factory=list)  # values in REVIEW_FIELDS order
     options: list[RawItem] = field(default_factory=list)  # folder_id None: the collection's
     has_study: bool = True  # False for a file older than study progress
+    # Its cards' due dates are of the fuzz before decision 045 (schedules.stale).
+    stale_dues: bool = False
 
 
 def raw_workspace(db: Database) -> RawWorkspace:

@@ -38,6 +38,7 @@ class StudySections(NamedTuple):
     cards: Sequence[Any]
     reviews: Sequence[Any]  # arrays of values in REVIEW_FIELDS order
     options: Sequence[Any]
+    stale_dues: bool = False  # due dates of the fuzz before decision 045
 
 
 def build_study(
@@ -64,7 +65,7 @@ def build_study(
                 "before it that does not fit the state it names."
             )
     _check_options(options, folder_ids, source)
-    return StudyData(cards=cards, reviews=reviews, options=options)
+    return StudyData(cards=cards, reviews=reviews, options=options, stale_dues=raw.stale_dues)
 
 
 def _check_review(row: Any) -> object:

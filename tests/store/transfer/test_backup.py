@@ -37,7 +37,7 @@ def test_the_backup_has_the_documented_shape() -> None:
         *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]
     assert document["format"] == "lexical-backup"
-    assert document["version"] == 5
+    assert document["version"] == 6
     assert document["contains"] == [
         *("folders", "words", "notes", "cards", "reviews", "study_options"),
     ]

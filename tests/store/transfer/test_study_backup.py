@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.inputs import NewFolder, NewWord
+from app.store.transfer import Mode
 from app.store.transfer.model import REVIEW_FIELDS
 from app.study.model import DAY_MS, Rating
 from app.study.options import StudyOptions
@@ -237,3 +238,29 @@ def test_a_database_from_before_study_progress_has_none() -> None:
     parsed = parse("old.sqlite", database_at(3))
     assert parsed.workspace.study is None
     assert [f.name for f in parsed.workspace.folders] == ["Old"]
+
+
+@pytest.mark.parametrize("version", [5, 6])
+@pytest.mark.parametrize("mode", ["merge", "replace"])
+def test_cards_of_a_backup_from_before_the_hashed_fuzz_are_replayed(
+    version: int, mode: Mode
+) -> None:
+    # Decision 045: due dates of backups before version 6 were drawn with the old fuzz; the
+    # page replays every card once the import is done (app/studying/reschedule.py).
+    document = backup(studied_store())
+    document["version"] = version
+    store = make_store()
+    store.import_parsed(parse("old.json", json.dumps(document).encode()), mode)
+    assert store.schedules_stale == (version < 6)
+
+
+def test_cards_of_a_database_from_before_the_hashed_fuzz_are_replayed() -> None:
+    old = studied_store()
+    old.study.db.execute("DROP TABLE stale_schedules")
+    old.study.db.execute("PRAGMA user_version = 8")
+    store = make_store()
+    store.import_parsed(parse("old.sqlite", old.snapshot()), "replace")
+    assert store.schedules_stale
+    store = make_store()
+    store.import_parsed(parse("new.sqlite", studied_store().snapshot()), "replace")
+    assert not store.schedules_stale
