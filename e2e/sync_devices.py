@@ -63,7 +63,8 @@ def open_sync(page: Page) -> None:
     page.locator("#sync-button").click()
 
 
-def pair(page: Page, address: str, code: str | None) -> str:
+def pair(page: Page, address: str, code: str | None, *, until: str = "Synced") -> str:
+    """Pair from the Sync dialog; returns the code once the toolbar says `until`."""
     open_sync(page)
     box = dialog(page)
     box.get_by_label("Server").fill(address)
@@ -72,5 +73,5 @@ def pair(page: Page, address: str, code: str | None) -> str:
     shown = box.get_by_label("Sync code").input_value()
     box.get_by_role("button", name="Pair").click()
     page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
-    expect(sync_status(page)).to_have_text("Synced", timeout=SYNC_TIMEOUT_MS)
+    expect(sync_status(page)).to_have_text(until, timeout=SYNC_TIMEOUT_MS)
     return shown

@@ -13,6 +13,7 @@ the link out of the address bar and the history at once: the code is the collect
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Protocol
 
 import js
@@ -177,11 +178,13 @@ class Sync:
         self.adapter = SyncAdapter(self.page.controller.store, engine)
         self.adapter.store.subscribe(self._redraw_remote)
         self.adapter.on_conflicts(self._conflicts_changed)
-        self.adapter.on_big(lambda: self.page.spawn(self._catch_up()))
-        self.adapter.start()
-        self.page.apply(self.page.controller.refresh())
+        adapter = self.adapter
+        adapter.on_big(lambda: self.page.spawn(self._catch_up(adapter.flush_steps())))
         self._proxies.append(create_proxy(self._provider_said))
+        # Connected first, so each piece the start puts in goes out as an update of its own
+        # rather than all in one message when the connection opens.
         self.provider = module.connect(pairing.server, pairing.code, engine.doc, self._proxies[0])
+        await self._catch_up(adapter.start_steps())
 
     def _conflicts_changed(self) -> None:
         count = len(self.adapter.conflicts()) if self.adapter is not None else 0
@@ -215,21 +218,20 @@ class Sync:
         self.adapter.keep(now[listed.key], choice.value)
         self._show_conflicts(f"Kept {choice.label}: {listed.subject}, the {listed.field}.")
 
-    async def _catch_up(self) -> None:
-        """Write a big update (a first sync) in slices, saying how far it got, so the page
-        answers meanwhile; redrawn once at the end, not after every piece."""
+    async def _catch_up(self, steps: Generator[tuple[int, int], None, None]) -> None:
+        """Run the start, or write a big update (a first sync), in slices, saying how far it
+        got, so the page answers meanwhile; redrawn once at the end, not after every piece."""
         adapter = self.adapter
         if adapter is None:
             return
         self._catching_up = 0.0
         try:
-            await sliced(adapter.flush_steps(), self._caught_up_to)
+            await sliced(steps, self._caught_up_to)
         finally:
             self._catching_up = None
-            adapter.hold(False)
-        self._show_status(*self._provider_state)
-        self.page.apply(self.page.controller.refresh())
-        adapter.flush()  # what came meanwhile
+            self._show_status(*self._provider_state)
+            self.page.apply(self.page.controller.refresh())
+            adapter.resume()  # what came meanwhile
 
     def _caught_up_to(self, step: tuple[int, int]) -> None:
         done, total = step

@@ -79,6 +79,10 @@ class Store:
         # write count instead, since the step's writes are not emitted until it ends (and may be
         # rolled back).
         self._tree: tuple[int | None, tuple[TreeRow, ...]] | None = None
+        # The folders alone (depth first), kept likewise until a change touches folders: what
+        # options and subtrees need, without counting every word after each word added (a
+        # first sync of 100,000 words read them after each of its thousand pieces).
+        self._order: tuple[int | None, tuple[Folder, ...]] | None = None
         self._history.subscribe(self._forget_tree)
         # Grows when what is due or new may have changed, for the caches of due counts.
         self.study_version = 0
@@ -95,7 +99,7 @@ class Store:
     def study(self) -> Study:
         from app.store.study import Study  # noqa: PLC0415 (see above)
 
-        return Study(self._db, self._history, self._clock, self.folder_tree)
+        return Study(self._db, self._history, self._clock, self.folder_order)
 
     @cached_property
     def synced(self) -> Synced:
@@ -172,12 +176,22 @@ class Store:
             self._tree = (key, tuple(queries.folder_tree(self._db)))
         return self._tree[1]
 
+    def folder_order(self) -> tuple[Folder, ...]:
+        """Every folder depth first (a parent before its children), kept as the tree is but
+        until a change touches folders."""
+        key = self._history.version if self._history.busy else None
+        if self._order is None or self._order[0] != key:
+            self._order = (key, tuple(f for f, _ in queries.folder_order(self._db)))
+        return self._order[1]
+
     def _forget_tree(self, changeset: Changeset) -> None:
         self._forget(changeset.changes)
 
     def _forget(self, changes: Sequence[Change]) -> None:
         if queries.changes_tree(changes):
             self._tree = None
+        if any(change.table == "folder" for change in changes):
+            self._order = None
         if queries.changes_study(changes):
             self.study_version += 1
 

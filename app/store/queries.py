@@ -123,10 +123,8 @@ def subtree_height(db: Database, folder_id: FolderId) -> int:
     return int(db.scalar(f"{_SUBTREE} SELECT max(depth) + 1 FROM down", (folder_id,)))
 
 
-def folder_tree(db: Database) -> list[TreeRow]:
-    """All folders depth-first with counts, from two queries however many folders there are."""
-    counted = db.all("SELECT folder_id, count(*) FROM word GROUP BY folder_id")
-    direct: dict[FolderId, int] = {FolderId(r[0]): r[1] for r in counted}
+def folder_order(db: Database) -> list[tuple[Folder, int]]:
+    """All folders depth-first (a parent before its children), each with its depth."""
     kids: dict[FolderId | None, list[Folder]] = defaultdict(list)
     for f in folders(db):
         kids[f.parent_id].append(f)
@@ -136,6 +134,17 @@ def folder_tree(db: Database) -> list[TreeRow]:
         f, depth = stack.pop()
         order.append((f, depth))
         stack.extend((c, depth + 1) for c in reversed(kids[f.id]))
+    return order
+
+
+def folder_tree(db: Database) -> list[TreeRow]:
+    """All folders depth-first with counts, from two queries however many folders there are."""
+    counted = db.all("SELECT folder_id, count(*) FROM word GROUP BY folder_id")
+    direct: dict[FolderId, int] = {FolderId(r[0]): r[1] for r in counted}
+    order = folder_order(db)
+    kids: dict[FolderId | None, list[Folder]] = defaultdict(list)
+    for f, _ in order:
+        kids[f.parent_id].append(f)
     totals: dict[FolderId, int] = {}
     for f, _ in reversed(order):  # children come after their parent, so they are summed first
         totals[f.id] = direct.get(f.id, 0) + sum(totals[c.id] for c in kids[f.id])

@@ -15,11 +15,10 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from app.domain import FolderId, LexicalError, NotFound, WordId
+from app.domain import Folder, FolderId, LexicalError, NotFound, WordId
 from app.store import study_queries as q
 from app.store.db import Database
 from app.store.history import History
-from app.store.results import TreeRow
 from app.store.schedules import CardLogs, Row, card_logs, write_schedules
 from app.study.days import Moment, ReviewLog
 from app.study.model import (
@@ -87,18 +86,18 @@ class Study:
         db: Database,
         history: History,
         clock: Callable[[], int],
-        tree: Callable[[], Sequence[TreeRow]],
+        folders: Callable[[], Sequence[Folder]],
     ) -> None:
         self._db = db
         self._history = history
         self._clock = clock
-        self._tree = tree
+        self._folders = folders  # depth first, kept by the store until a folder changes
 
     # --- reads --------------------------------------------------------------------------------
 
     def options_map(self) -> dict[FolderId, StudyOptions]:
         """Every folder's options after inheritance."""
-        return q.effective_options(self._tree(), q.stored_options(self._db))
+        return q.effective_options(self._folders(), q.stored_options(self._db))
 
     def own_options(self) -> set[FolderId]:
         """The folders that set their own options (the rest inherit them)."""
@@ -116,7 +115,7 @@ class Study:
         return q.day_start_hour(self._db)
 
     def subtree(self, folder_id: FolderId) -> list[FolderId]:
-        return q.subtree(self._tree(), folder_id)
+        return q.subtree(self._folders(), folder_id)
 
     def card(self, key: CardKey) -> StudyCard:
         return q.study_card(self._db, key)

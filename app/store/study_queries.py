@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.domain import FolderId, NotFound, WordId
+from app.domain import Folder, FolderId, NotFound, WordId
 from app.store.db import Database
 from app.store.results import TreeRow
 from app.study.model import (
@@ -68,25 +68,26 @@ def day_start_hour(db: Database) -> int:
 
 
 def effective_options(
-    rows: Sequence[TreeRow], stored: Mapping[int, StudyOptions]
+    folders: Sequence[Folder], stored: Mapping[int, StudyOptions]
 ) -> dict[FolderId, StudyOptions]:
-    """Each folder's options: its own, else its nearest ancestor's, else the collection's."""
+    """Each folder's options: its own, else its nearest ancestor's, else the collection's;
+    `folders` depth first."""
     base = stored.get(COLLECTION) or default_options()
     result: dict[FolderId, StudyOptions] = {}
-    for row in rows:  # depth first: a parent is always resolved before its children
-        parent = row.folder.parent_id
+    for folder in folders:  # depth first: a parent is always resolved before its children
+        parent = folder.parent_id
         inherited = result[parent] if parent is not None and parent in result else base
-        result[row.folder.id] = stored.get(row.folder.id, inherited)
+        result[folder.id] = stored.get(folder.id, inherited)
     return result
 
 
-def subtree(rows: Sequence[TreeRow], root: FolderId) -> list[FolderId]:
-    """`root` and every folder below it."""
+def subtree(folders: Sequence[Folder], root: FolderId) -> list[FolderId]:
+    """`root` and every folder below it; `folders` depth first."""
     inside = {root}
-    for row in rows:  # depth first: a descendant always follows its parent
-        if row.folder.parent_id in inside:
-            inside.add(row.folder.id)
-    return [r.folder.id for r in rows if r.folder.id in inside]
+    for folder in folders:  # depth first: a descendant always follows its parent
+        if folder.parent_id in inside:
+            inside.add(folder.id)
+    return [f.id for f in folders if f.id in inside]
 
 
 @dataclass(frozen=True, slots=True)

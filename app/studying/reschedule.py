@@ -85,6 +85,9 @@ def rescheduled_after_moves(store: Store, changes: Iterable[Change]) -> int:
     other scheduling. Moved cards are replayed even between folders that schedule alike: an
     undo writes back the card's whole row from before the move, and the grades given since
     must stay in its schedule."""
+    moves = [change for change in changes if moved_placement(change)]
+    if not moves:  # most writes (every piece of a first sync): no options to read
+        return 0
     options = store.study.options_map()
     collection, _ = store.study.options_for(None)
     own = store.study.own_options()
@@ -94,9 +97,7 @@ def rescheduled_after_moves(store: Store, changes: Iterable[Change]) -> int:
 
     cards: set[int] = set()
     folders: list[FolderId] = []
-    for change in changes:
-        if not moved_placement(change):
-            continue
+    for change in moves:
         assert change.old is not None
         assert change.new is not None
         if change.table == "card":

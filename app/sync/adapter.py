@@ -35,7 +35,16 @@ from app.study.options import DEFAULT_OPTIONS
 from app.study.scheduler import replayed
 from app.studying.reschedule import rescheduled_after_moves, rescheduled_by
 from app.sync.engine import Engine, Touched
-from app.sync.model import COLLECTION, KINDS, REVIEWS, Conflict, Document, Kind, RowState
+from app.sync.model import (
+    COLLECTION,
+    KINDS,
+    OPTIONS,
+    REVIEWS,
+    Conflict,
+    Document,
+    Kind,
+    RowState,
+)
 
 Row = dict[str, Any]
 TABLE_OF: dict[Kind, Table] = {"folders": "folder", "words": "word", "notes": "note"}
@@ -44,6 +53,8 @@ ROOT_KIND: dict[str, Kind] = {kind: kind for kind in KINDS}
 # Rows read or written per step of `flush_steps`: a piece takes a few ms in the page, so a
 # 20 ms slice holds several and no task nears 50 ms.
 PIECE = 100
+# `start_steps` reports progress in thousandths: putting the rows in is the first 30 %.
+PROGRESS, PUBLISHED = 1000, 300
 READ_BATCH = 500  # rows read from the document in one call (one JSON text each way in the page)
 REVIEW_FIELDS = ("rating", "reviewed_at", "study_day", "duration_ms", "mode")
 SCHEDULE = ("state", "step", "stability", "difficulty", "due", "last_review")
@@ -98,8 +109,17 @@ class SyncAdapter:
         engine.on_remote_change(self._remote)
 
     def start(self) -> None:
+        """`start_steps` at once (the tests; the page runs it in slices)."""
+        for _ in self.start_steps():
+            pass
+
+    def start_steps(self) -> Generator[tuple[int, int], None, None]:
         """Pair: put every local row the document lacks into it, then take in everything it
-        has that this database lacks."""
+        has that this database lacks, yielding (done, of) after each small piece, so that
+        pairing a device that holds 100,000 words never holds the page (it was one task of
+        35 s). Each piece of rows goes in as its own transaction, so as its own update to the
+        server. Remote updates meanwhile wait (`hold`): the last steps write them too."""
+        self._held = True
         changes = [
             Change(table, "insert", None, row)
             for table in ("folder", "word", "note", "review")
@@ -108,12 +128,29 @@ class SyncAdapter:
         changes += [
             Change("study_options", "insert", None, r) for r in self.store.synced.options().values()
         ]
-        # Rows the document has already (kept on this device, or another device's) are not
-        # written again: their keys, read in one go rather than row by row.
-        present: set[tuple[str, str]] = {(k, gid) for k in KINDS for gid in self.doc.gids(k)}
-        present |= {(REVIEWS, gid) for gid in self.doc.reviews.names()}
-        self._publish(Changeset("Pair", changes), present=present)
-        self.flush(everything=True)
+        yield 0, PROGRESS
+        for begin in range(0, len(changes), PIECE):
+            piece = changes[begin : begin + PIECE]
+            self._publish(Changeset("Pair", piece), present=self._present(piece))
+            yield (begin + len(piece)) * PUBLISHED // len(changes), PROGRESS
+        self._reads.begin(self.doc)
+        self._pending |= self._reads.every_key(self.doc)
+        for done, of in self.flush_steps():
+            yield PUBLISHED + done * (PROGRESS - PUBLISHED) // max(1, of), PROGRESS
+        self._held = False
+
+    def _present(self, piece: list[Change]) -> set[tuple[str, str]]:
+        """The rows of `piece` the document has already (kept on this device, or another
+        device's): they are not written again. Read now, a piece at a time, so a row that came
+        from the server since the pairing began is not overwritten by this device's copy."""
+        present: set[tuple[str, str]] = set()
+        for kind, table in TABLE_OF.items():
+            gids = [str(c.new["gid"]) for c in piece if c.table == table and c.new]
+            present |= {(kind, s.gid) for s in self.doc.states(kind, gids) if s is not None}
+        gids = [str(c.new["gid"]) for c in piece if c.table == "review" and c.new]
+        records = self.doc.reviews_of(gids)
+        present |= {(REVIEWS, gid) for gid, r in zip(gids, records, strict=True) if r is not None}
+        return present
 
     def close(self) -> None:
         self._unsubscribe()
@@ -285,6 +322,12 @@ class SyncAdapter:
         """While held, remote updates only wait (`flush_steps` is writing them)."""
         self._held = held
 
+    def resume(self) -> None:
+        """After steps run in slices: let go, and write what came meanwhile, in steps again
+        (`on_big`) when it is many rows."""
+        self._held = False
+        self._remote(set())
+
     def flush_steps(self) -> Generator[tuple[int, int], None, None]:
         """What `flush` does, yielding (rows done, rows in all) after each small piece, so the
         page can run it in slices (app/browser/slices.py) and stay responsive during a first
@@ -411,6 +454,20 @@ class _Reads:
         self._read(doc, [(kind, gid) for kind in KINDS for gid in doc.gids(kind)])
         self._read(doc, [(REVIEWS, gid) for gid in doc.reviews.names()])
         self.shown = _shown_folders(self.states["folders"])
+
+    def begin(self, doc: Document) -> None:
+        """Loaded, with nothing read yet: the rows are read by the flush that follows."""
+        self.loaded = True
+        self.collection_options = doc.collection_options()
+        self.states = {kind: {} for kind in KINDS}
+        self.reviews, self.of_word, self.shown = {}, {}, {}
+
+    @staticmethod
+    def every_key(doc: Document) -> set[tuple[str, str]]:
+        """Every row of the document, as an update touching all of them would report it."""
+        keys: set[tuple[str, str]] = {(k, gid) for k in KINDS for gid in doc.gids(k)}
+        keys |= {(REVIEWS, gid) for gid in doc.reviews.names()}
+        return keys | {(COLLECTION, OPTIONS)}
 
     def refresh(
         self, doc: Document, touched: Iterable[tuple[str, str]], into: _Affected | None = None

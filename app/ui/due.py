@@ -48,7 +48,7 @@ class DueCounts:
         key = (store, rows, store.study_version, day.number)
         if self._rollup is None or not _same(key, self._key):
             parts = read_parts(store.study.db, day.start, day.end)
-            options = effective_options(rows, stored_options(store.study.db))
+            options = effective_options(store.folder_order(), stored_options(store.study.db))
             self._rollup = RollUp(parts, rows, options)
             self._key = key
         return self._rollup.counts

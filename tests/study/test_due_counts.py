@@ -19,7 +19,9 @@ def _fresh(store, counter: DueCounts, now: int):  # type: ignore[no-untyped-def]
     rows = store.folder_tree()
     day = counter.day(now)
     parts = read_parts(store.study.db, day.start, day.end)
-    return RollUp(parts, rows, effective_options(rows, stored_options(store.study.db))).counts
+    return RollUp(
+        parts, rows, effective_options([r.folder for r in rows], stored_options(store.study.db))
+    ).counts
 
 
 @settings(max_examples=25, deadline=None)

@@ -17,11 +17,12 @@ from pycrdt import (
     Doc,
     Map,
     YMessageType,
+    YSyncMessageType,
     create_sync_message,
     create_update_message,
     handle_sync_message,
 )
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from e2e.sync_devices import SyncServer
 
@@ -47,24 +48,28 @@ def _collection() -> bytes:
     return doc.get_update()
 
 
+async def _server_copy(socket: ClientConnection) -> Doc:
+    """Ask for the server's document (sync step 1) and read its answer (step 2): the server
+    answers in order, so after everything sent before."""
+    doc: Doc = Doc()
+    await socket.send(create_sync_message(doc))
+    while True:
+        message = await asyncio.wait_for(socket.recv(), timeout=60)
+        assert isinstance(message, bytes)
+        if message[0] == YMessageType.SYNC and message[1] == YSyncMessageType.SYNC_STEP2:
+            handle_sync_message(message[1:], doc)
+            return doc
+
+
 async def _upload(url: str, update: bytes) -> None:
     async with connect(url, max_size=None) as socket:
         await socket.send(create_update_message(update))
-        await asyncio.sleep(1)  # the server closes a connection whose message it refuses
-        await socket.send(create_update_message(Doc().get_update()))
+        await _server_copy(socket)  # refused: the connection closes before the answer
 
 
 async def _download(url: str) -> Doc:
-    doc: Doc = Doc()
     async with connect(url, max_size=None) as socket:
-        await socket.send(create_sync_message(doc))
-        while True:
-            message = await asyncio.wait_for(socket.recv(), timeout=30)
-            assert isinstance(message, bytes)
-            if message[0] == YMessageType.SYNC:
-                handle_sync_message(message[1:], doc)
-                if message[1] == 1:  # sync step 2: the server's whole document
-                    return doc
+        return await _server_copy(socket)
 
 
 def test_a_big_collection_uploaded_in_one_message_is_kept(server: SyncServer) -> None:

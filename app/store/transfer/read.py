@@ -196,4 +196,7 @@ def _study(db: Database, now: Existing, tree: list[TreeRow]) -> None:
     now.options = {int(r[0]) for r in db.execute("SELECT id FROM study_options")}
     stored = study_queries.stored_options(db)
     now.base = stored.get(study_queries.COLLECTION, DEFAULT_OPTIONS)
-    now.effective = {int(f): o for f, o in study_queries.effective_options(tree, stored).items()}
+    now.effective = {
+        int(f): o
+        for f, o in study_queries.effective_options([r.folder for r in tree], stored).items()
+    }
