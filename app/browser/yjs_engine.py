@@ -129,7 +129,7 @@ class YjsEngine:
         module.onLocalUpdate(self.doc, self._proxies[1])
 
     def _touched(self, pairs: Any) -> None:
-        touched = {(str(name), str(key)) for name, key in pairs.to_py()}
+        touched = {(str(name), str(key)) for name, key in json.loads(str(pairs))}
         for callback in self._remote:
             callback(touched)
 
