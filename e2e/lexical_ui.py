@@ -4,6 +4,7 @@ visible text and the keyboard, as a person would use the app."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -268,3 +269,15 @@ def bulk_add(page: Page, lines: str, count: int) -> None:
     box.get_by_role("button", name=f"Add {counted(count, 'word')}").click()
     expect(box).to_be_hidden()
     wait_saved(page)
+
+
+def downloaded(page: Page, button: str, path: Path) -> Path:
+    """Download one file from the Import / Export dialog (`button` names it) to `path`, and
+    close the dialog."""
+    page.get_by_role("banner").get_by_role("button", name="Import / Export").click()
+    box = dialog(page)
+    with page.expect_download() as info:
+        box.get_by_role("button", name=button).click()
+    info.value.save_as(path)
+    box.get_by_role("button", name="Close").click()
+    return path

@@ -14,18 +14,21 @@ from app.store import Store
 from app.store.db import Database
 from app.study.scheduler import replay
 from e2e.conftest import screenshot
-from e2e.lexical_ui import create_folder, dialog, toast, tree_link, wait_saved, word_item
+from e2e.lexical_ui import (
+    create_folder,
+    dialog,
+    downloaded,
+    toast,
+    tree_link,
+    wait_saved,
+    word_item,
+)
 from tests.anki_decks import studied_deck
 
 
 def _exported(page: Page, folder: Path) -> Store:
-    page.get_by_role("banner").get_by_role("button", name="Import / Export").click()
-    box = dialog(page)
-    with page.expect_download() as info:
-        box.get_by_role("button", name="Download SQLite database").click()
     path = folder / f"export-{len(list(folder.glob('export-*')))}.sqlite"
-    info.value.save_as(path)
-    box.get_by_role("button", name="Close").click()
+    downloaded(page, "Download SQLite database", path)
     return Store(Database.from_bytes(path.read_bytes()))
 
 

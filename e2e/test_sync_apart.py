@@ -30,7 +30,7 @@ from e2e.lexical_ui import (
     add_word,
     bulk_add,
     create_folder,
-    dialog,
+    downloaded,
     focus_outside_fields,
     tree_link,
     wait_saved,
@@ -129,13 +129,7 @@ def _stats(page: Page) -> dict[str, str]:
 
 
 def _backup(page: Page, folder: Path) -> dict[str, Any]:
-    page.get_by_role("banner").get_by_role("button", name="Import / Export").click()
-    box = dialog(page)
-    with page.expect_download() as info:
-        box.get_by_role("button", name="Download JSON backup").click()
-    path = folder / f"{id(page)}-{info.value.suggested_filename}"
-    info.value.save_as(path)
-    box.get_by_role("button", name="Close").click()
+    path = downloaded(page, "Download JSON backup", folder / f"{id(page)}-backup.json")
     return dict(json.loads(path.read_text()))
 
 
