@@ -315,7 +315,7 @@ class SyncAdapter:
 
     def on_big(self, callback: Callable[[], None]) -> None:
         """When an update brings many rows, hold and call `callback` instead of writing them
-        at once: it is to run `flush_steps`, then `hold(False)` and `flush()`."""
+        at once: it is to run `flush_steps`, then `resume()`."""
         self._big = callback
 
     def hold(self, held: bool) -> None:
@@ -447,12 +447,8 @@ class _Reads:
     loaded: bool = False  # read whole once: before that, every flush reads everything
 
     def read_all(self, doc: Document) -> None:
-        self.loaded = True
-        self.collection_options = doc.collection_options()
-        self.states = {kind: {} for kind in KINDS}
-        self.reviews, self.of_word = {}, {}
-        self._read(doc, [(kind, gid) for kind in KINDS for gid in doc.gids(kind)])
-        self._read(doc, [(REVIEWS, gid) for gid in doc.reviews.names()])
+        self.begin(doc)
+        self._read(doc, list(self.every_key(doc)))
         self.shown = _shown_folders(self.states["folders"])
 
     def begin(self, doc: Document) -> None:
@@ -490,8 +486,11 @@ class _Reads:
         """Read `rows` (root, key) again, a batch of each root at a time; returns the review
         records found."""
         found: list[dict[str, Any]] = []
+        by_root: dict[str, list[str]] = {}
+        for root, key in rows:
+            by_root.setdefault(root, []).append(key)
         for root in (*KINDS, REVIEWS):
-            keys = [key for name, key in rows if name == root]
+            keys = by_root.get(root, [])
             for start in range(0, len(keys), READ_BATCH):
                 batch = keys[start : start + READ_BATCH]
                 if root == REVIEWS:
