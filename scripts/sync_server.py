@@ -3,8 +3,11 @@
 Only wiring of the library, no sync logic of ours (decision 041): the room is the URL's path (a
 device's sync code), each room's updates are kept by pycrdt-store's SQLiteYStore in one database
 under the data folder, keyed by room, and loaded into the room's document when it opens, so a
-restart (even after SIGKILL) serves what was there. uvicorn serves it as ASGI, over websockets.
-Listens on loopback unless told otherwise: put it behind a TLS proxy to reach it from elsewhere.
+restart (even after SIGKILL) serves what was there. Two faults of the library's room are worked
+around below (decision 041): a send to a device that has left, which stopped the server, and a
+room that did not yet watch its document when it served its first devices. uvicorn serves it
+as ASGI, over websockets. Listens on loopback unless told otherwise: put it behind a TLS proxy
+to reach it from elsewhere.
 
 A device sends its first upload (and what it changed while offline) as one message: about
 0.7 KB a word with its reviews, so 70 MB at 100,000 words. uvicorn refuses messages over 16 MiB
@@ -22,10 +25,34 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from anyio import Event
+from pycrdt import Channel
 from pycrdt.store import SQLiteYStore, YDocNotFound
 from pycrdt.websocket import ASGIServer, WebsocketServer, YRoom
 
 MAX_MESSAGE_MB = 256
+
+
+class _Connection(Channel):
+    """A device's connection, where what is sent after the device has gone is dropped.
+
+    A room sends each update to every device in tasks of its own: one sent to a device that had
+    just left raised, which ended the room's tasks and with them the server's, so every device
+    was refused until a restart (tests/sync/test_server_connections.py)."""
+
+    def __init__(self, websocket: Channel) -> None:
+        self._websocket = websocket
+
+    @property
+    def path(self) -> str:
+        return self._websocket.path
+
+    async def send(self, message: bytes) -> None:
+        with suppress(OSError):  # uvicorn's ClientDisconnected
+            await self._websocket.send(message)
+
+    async def recv(self) -> bytes:
+        return await self._websocket.recv()
 
 
 class _Server(WebsocketServer):
@@ -34,21 +61,44 @@ class _Server(WebsocketServer):
     def __init__(self, database: Path) -> None:
         super().__init__(rooms_ready=False)
         self._database = str(database)
+        self._opening: dict[str, Event] = {}
+
+    async def serve(self, websocket: Channel) -> None:
+        await super().serve(_Connection(websocket))
 
     async def get_room(self, name: str) -> YRoom:
+        """The room `name`, once it has loaded its stored updates and watches its document.
+
+        A room watches its document (to send each update to the other devices and store it)
+        only once ready: a device served before then, because it connected while another's
+        connection was loading the room, had its updates applied unwatched, reaching no one
+        and never stored (tests/sync/test_server_reopen.py). Every connection waits instead."""
+        opening = self._opening.get(name)
+        if opening is not None:
+            await opening.wait()
+        elif name not in self.rooms:
+            opening = self._opening[name] = Event()
+            try:
+                self.rooms[name] = await self._opened(name)
+            finally:
+                del self._opening[name]
+                opening.set()
         if name not in self.rooms:
-            store = SQLiteYStore(path=name)
-            store.db_path = self._database  # the library's documented way: a per-instance path
-            room = YRoom(ready=False, ystore=store, log=self.log)
-            self.rooms[name] = room
-            assert self._task_group is not None  # the ASGI app runs inside the server
-            await self._task_group.start(store.start)
-            # Not ready while loading, so the stored updates are not written back as new ones.
-            with suppress(YDocNotFound):  # a room's first connection: nothing stored yet
-                await store.apply_updates(room.ydoc)
-            room.ready = True
-        room = self.rooms[name]
+            raise RuntimeError(f"the room {name!r} could not be opened")
+        return self.rooms[name]
+
+    async def _opened(self, name: str) -> YRoom:
+        store = SQLiteYStore(path=name)
+        store.db_path = self._database  # the library's documented way: a per-instance path
+        room = YRoom(ready=False, ystore=store, log=self.log)
+        assert self._task_group is not None  # the ASGI app runs inside the server
+        await self._task_group.start(store.start)
+        # Not ready while loading, so the stored updates are not written back as new ones.
+        with suppress(YDocNotFound):  # a room's first connection: nothing stored yet
+            await store.apply_updates(room.ydoc)
+        room.ready = True
         await self.start_room(room)
+        await room.ydoc_observed.wait()
         return room
 
 

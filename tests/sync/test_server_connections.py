@@ -1,0 +1,131 @@
+"""Devices that come and go on the sync server (scripts/sync_server.py), as real ones do.
+
+Two faults of pycrdt-websocket's room, each found by e2e/test_sync_apart.py failing in one CI run
+of several (2026-12-07), each reproduced here every time:
+- A room sends each update to every device in tasks of its own; one sent to a device that had
+  just left raised, which ended the server: every device after it was refused until a restart.
+- A room watches its document only once it has loaded its stored updates: a device served while
+  another's connection was loading the room had its updates applied unwatched, sent to no other
+  device and never stored, while both devices said "Synced".
+A room here holds hundreds of updates, one message each as a device's edits over time, so the
+server is still sending them when their device leaves, and the room's load is still under way
+when a second device arrives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pycrdt import Doc, Map, YMessageType, YSyncMessageType, create_update_message
+from websockets.asyncio.client import ClientConnection, connect
+
+from e2e.sync_devices import SyncServer
+from tests.sync.test_server_limits import _download
+
+EDITS = 300
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[SyncServer]:
+    served = SyncServer(tmp_path / "data")
+    served.start()
+    try:
+        yield served
+    finally:
+        served.kill()
+
+
+async def _edit_and_leave(url: str) -> None:
+    """EDITS words sent one message each, and the connection closed straight after."""
+    doc: Doc = Doc()
+    words: Map[object] = doc.get("words", type=Map)
+    async with connect(url, max_size=None) as socket:
+        for index in range(EDITS):
+            before = doc.get_state()
+            words[f"w{index}"] = f"word {index}"
+            await socket.send(create_update_message(doc.get_update(before)))
+
+
+def _words(url: str) -> Map[object]:
+    doc = asyncio.run(asyncio.wait_for(_download(url), timeout=60))
+    return doc.get("words", type=Map)
+
+
+def test_a_device_that_leaves_while_the_server_sends_to_it_stops_no_one(
+    server: SyncServer,
+) -> None:
+    url = f"ws://127.0.0.1:{server.port}/room-left-at-once"
+    asyncio.run(_edit_and_leave(url))
+    for _device in range(3):  # one after another, while the server still sends to the first
+        assert len(_words(url)) == EDITS
+
+
+async def _heard(socket: ClientConnection, key: str) -> None:
+    """Read what the room sends until it brings `key` into this device's copy."""
+    doc: Doc = Doc()
+    words: Map[object] = doc.get("words", type=Map)
+    while key not in words:
+        message = await socket.recv()
+        assert isinstance(message, bytes)
+        if message[0] == YMessageType.SYNC and message[1] != YSyncMessageType.SYNC_STEP1:
+            doc.apply_update(_payload(message))
+
+
+def _payload(message: bytes) -> bytes:
+    """The update in a sync step 2 or update message: after its two type bytes, a varint
+    length and the update itself."""
+    position, length, shift = 2, 0, 0
+    while True:
+        byte = message[position]
+        position += 1
+        length |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return message[position : position + length]
+
+
+async def _both_reconnect(url: str) -> None:
+    """The first device's connection opens the room; the second arrives while it loads and
+    sends what it made offline, which the first must hear."""
+    async with connect(url, max_size=None) as first, connect(url, max_size=None) as second:
+        edit: Doc = Doc()
+        edit.get("words", type=Map)["made-offline"] = "on the second device"
+        await second.send(create_update_message(edit.get_update()))
+        await asyncio.wait_for(_heard(first, "made-offline"), timeout=30)
+
+
+def _stored_updates(database: Path, room: str, *, until: int) -> int:
+    """How many updates the server's store holds for `room`, once `until` or after 30 s: it
+    writes each in the background, after sending it on."""
+    deadline = time.monotonic() + 30
+    while True:
+        with sqlite3.connect(database) as db:
+            query = "SELECT COUNT(*) FROM yupdates WHERE path = ?"
+            (count,) = db.execute(query, (f"/{room}",)).fetchone()
+        if count >= until or time.monotonic() > deadline:
+            return int(count)
+        time.sleep(0.1)
+
+
+def test_a_device_that_connects_while_the_room_loads_reaches_the_others(
+    server: SyncServer,
+) -> None:
+    room = "room-reopened-by-two-devices"
+    url = f"ws://127.0.0.1:{server.port}/{room}"
+    database = server.data / "rooms.sqlite"
+    asyncio.run(_edit_and_leave(url))
+    assert _stored_updates(database, room, until=EDITS) == EDITS
+    server.kill()
+    server.start()
+    asyncio.run(_both_reconnect(url))
+    assert _stored_updates(database, room, until=EDITS + 1) == EDITS + 1
+    server.kill()
+    server.start()
+    words = _words(url)
+    assert words.get("made-offline") == "on the second device"
+    assert len(words) == EDITS + 1
