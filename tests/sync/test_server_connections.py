@@ -1,12 +1,14 @@
 """Devices that come and go on the sync server (scripts/sync_server.py), as real ones do.
 
-Two faults of pycrdt-websocket's room, each found by e2e/test_sync_apart.py failing in one CI run
-of several (2026-12-07), each reproduced here every time:
+Faults of pycrdt-websocket's room, the first two found by e2e/test_sync_apart.py failing in one CI
+run of several (2026-12-07), the others looking for more; each reproduced here every time:
 - A room sends each update to every device in tasks of its own; one sent to a device that had
   just left raised, which ended the server: every device after it was refused until a restart.
 - A room watches its document only once it has loaded its stored updates: a device served while
   another's connection was loading the room had its updates applied unwatched, sent to no other
   device and never stored, while both devices said "Synced".
+- A room closed when its last device left cancelled the writes of the updates still waiting: an
+  edit sent just before leaving was never stored. And each room left its store's database open.
 A room here holds hundreds of updates, one message each as a device's edits over time, so the
 server is still sending them when their device leaves, and the room's load is still under way
 when a second device arrives.
@@ -15,6 +17,7 @@ when a second device arrives.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -129,3 +132,35 @@ def test_a_device_that_connects_while_the_room_loads_reaches_the_others(
     words = _words(url)
     assert words.get("made-offline") == "on the second device"
     assert len(words) == EDITS + 1
+
+
+async def _send_and_leave(url: str, key: str) -> None:
+    edit: Doc = Doc()
+    edit.get("words", type=Map)[key] = "sent as the device left"
+    async with connect(url, max_size=None) as socket:
+        await socket.send(create_update_message(edit.get_update()))
+
+
+def test_what_a_device_sent_as_it_left_is_kept(server: SyncServer) -> None:
+    room = "room-left-after-one-edit"
+    url = f"ws://127.0.0.1:{server.port}/{room}"
+    database = server.data / "rooms.sqlite"
+    for index in range(20):
+        asyncio.run(_send_and_leave(url, f"w{index}"))
+    assert _stored_updates(database, room, until=20) == 20
+
+
+def _open_files(server: SyncServer) -> int:
+    assert server.process is not None
+    return len(os.listdir(f"/proc/{server.process.pid}/fd"))
+
+
+def test_a_room_opened_and_closed_again_and_again_leaves_no_file_open(
+    server: SyncServer,
+) -> None:
+    url = f"ws://127.0.0.1:{server.port}/room-of-a-device-that-comes-and-goes"
+    _words(url)  # the database opened once
+    before = _open_files(server)
+    for _visit in range(100):  # each the room's only device: it closes as the device leaves
+        _words(url)
+    assert _open_files(server) <= before + 2  # 32 more when each store stayed open
