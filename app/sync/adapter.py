@@ -717,7 +717,11 @@ class _Materializer:
         for row in local_reviews:
             of_card.setdefault(int(row["card_id"]), []).append(row)
         options = self.store.study.options_map()
-        changes: list[Change] = []
+        # Cards, then the reviews they lose, then the reviews written again: runs of one kind,
+        # which the store writes a run at a time (one statement a row took 15 % of a piece).
+        cards_written: list[Change] = []
+        gone: list[Change] = []
+        written: list[Change] = []
         next_card = self.store.synced.next_id("card")
         next_review = self.store.synced.next_id("review")
         for (word_gid, direction), found in sorted(by_card.items()):
@@ -748,13 +752,12 @@ class _Materializer:
                 }
                 next_card += 1
             new_card = {**card, **_schedule(steps[-1]), "updated_at": found[-1][0]}
-            changes.append(
+            cards_written.append(
                 Change("card", "insert" if old_card is None else "update", old_card, new_card)
             )
             # Reviews are written again in their order, so the log reads by id as it merged.
             kept = {r["gid"]: r for r in have}
-            for row in have:
-                changes.append(Change("review", "delete", row, None))
+            gone += [Change("review", "delete", row, None) for row in have]
             before: Progress | None = None
             for (_, gid, record), after in zip(found, steps, strict=True):
                 old = kept.get(gid, {})
@@ -767,12 +770,12 @@ class _Materializer:
                     **_before(before),
                 }
                 next_review += 1
-                changes.append(Change("review", "insert", None, review))
+                written.append(Change("review", "insert", None, review))
                 before = after
         # Cards left with no live review: their reviews were undone or forgotten elsewhere (a
         # card's trigger takes its reviews with it).
-        changes += [Change("card", "delete", card, None) for card in cards.values()]
-        return changes
+        deleted = [Change("card", "delete", card, None) for card in cards.values()]
+        return [*cards_written, *gone, *written, *deleted]
 
 
 def _direction(text: str) -> Direction:
