@@ -106,12 +106,18 @@ class Replayer:
         )
 
     def schedule(  # noqa: PLR0912 (one loop: no call made per review)
-        self, log: Sequence[Review], seed: str, recalls: list[tuple[float, bool]] | None = None
+        self,
+        log: Sequence[Review],
+        seed: str,
+        recalls: list[tuple[float, bool]] | None = None,
+        steps: list[Schedule] | None = None,
     ) -> Schedule:
         """The schedule after the reviews of `log`, in the order logged; `seed` names the card
         (card_seed). `recalls`, if given, gets for each review a study day or more after the
         one before the recall FSRS predicted and whether the learner recalled (not Again), as
-        `scheduler.predictions` gives them. Raises ValueError when there is no review."""
+        `scheduler.predictions` gives them. `steps`, if given, gets the schedule after each
+        review, as `scheduler.replayed` gives them (a review row keeps the one before it).
+        Raises ValueError when there is no review."""
         if not log:
             raise ValueError("no review to replay")
         # Local names: a loop over a card's reviews reads no attribute and calls nothing.
@@ -119,12 +125,14 @@ class Replayer:
         decay, factor, recall_scale, forget_short = self._curve
         short, delta_d, reversion, keep = self._short, self._delta_d, self._reversion, self._keep
         reviews = iter(log)
-        _, first, day, _ = next(reviews)
+        _, first, day, at = next(reviews)
         s, d = self._first_s[first], self._first_d[first]
         lapses = 0
         moves = self._moves
         wait, state, step = moves[LEARNING][0][first]
-        for _, grade, today, _ in reviews:
+        if steps is not None:
+            steps.append(self._after(state, step, s, d, wait, at, seed, 1, lapses))
+        for _, grade, today, at in reviews:
             elapsed = today - day
             day = today
             if elapsed < 1:
@@ -158,11 +166,28 @@ class Replayer:
             if state == REVIEW and grade == 1:
                 lapses += 1
             wait, state, step = moves[state][step][grade]
+            if steps is not None:
+                steps.append(self._after(state, step, s, d, wait, at, seed, len(steps) + 1, lapses))
+        return self._after(state, step, s, d, wait, log[-1][3], seed, len(log), lapses)
+
+    def _after(  # noqa: PLR0917 (the loop's locals, handed over once a review)
+        self,
+        state: int,
+        step: int,
+        s: float,
+        d: float,
+        wait: int,
+        at: int,
+        seed: str,
+        reps: int,
+        lapses: int,
+    ) -> Schedule:
+        """The schedule after a card's `reps`-th review, given at `at`: its due date is `wait`
+        ms later, or (-1) the fuzzed interval of stability `s`."""
         if wait < 0:
-            wait = self._fuzzed(s, seed, len(log) - 1) * _DAY_MS
+            wait = self._fuzzed(s, seed, reps - 1) * _DAY_MS
         kept = None if state == REVIEW else step  # py-fsrs: a card in review has no step
-        last_at = log[-1][3]
-        return state, kept, s, d, last_at + wait, last_at, len(log), lapses
+        return state, kept, s, d, at + wait, at, reps, lapses
 
     def recall(self, stability: float, elapsed: int) -> float:
         """The recall FSRS predicts `elapsed` study days after a review (1 on its own day)."""
@@ -224,6 +249,18 @@ def fast_replay(
     log = [(0, int(grade), at.day, at.at) for grade, at in history]
     schedule = replayer(options.retention, options.parameters).schedule(log, seed)
     return progress_of(schedule, log[-1][2])
+
+
+def fast_replayed(
+    history: Iterable[tuple[Rating, Moment]], options: StudyOptions, seed: str
+) -> list[Progress]:
+    """What `scheduler.replayed` gives for `history` (the schedule after each review),
+    computed by `Replayer`: what a first sync writes for each card and its review rows."""
+    log = [(0, int(grade), at.day, at.at) for grade, at in history]
+    steps: list[Schedule] = []
+    if log:
+        replayer(options.retention, options.parameters).schedule(log, seed, steps=steps)
+    return [progress_of(step, review[2]) for step, review in zip(steps, log, strict=True)]
 
 
 def fast_predictions(log: ReviewLog, options: StudyOptions) -> list[tuple[float, bool]]:

@@ -30,9 +30,9 @@ from app.store.changes import Change, Changeset, Table
 from app.store.study_queries import COLLECTION as COLLECTION_ROW
 from app.store.words import meanings_json
 from app.study.days import Moment
+from app.study.fast_replay import fast_replayed
 from app.study.model import CardState, Direction, Progress, Rating, card_seed
 from app.study.options import DEFAULT_OPTIONS
-from app.study.scheduler import replayed
 from app.studying.reschedule import rescheduled_after_moves, rescheduled_by
 from app.sync.engine import Engine, Touched
 from app.sync.model import (
@@ -58,6 +58,8 @@ PROGRESS, PUBLISHED = 1000, 300
 READ_BATCH = 500  # rows read from the document in one call (one JSON text each way in the page)
 REVIEW_FIELDS = ("rating", "reviewed_at", "study_day", "duration_ms", "mode")
 SCHEDULE = ("state", "step", "stability", "difficulty", "due", "last_review")
+# Each card's live reviews, (word's global id, direction): [(when, review's global id, record)].
+_CardLogs = dict[tuple[str, str], list[tuple[int, str, dict[str, Any]]]]
 LABEL = "Synced"
 
 
@@ -690,23 +692,7 @@ class _Materializer:
     def reviews(self) -> list[Change]:
         """Each card's reviews as the document has them, in order of when they were given,
         and the card as their replay; a card whose reviews are all gone goes too."""
-        records: Iterable[tuple[str, dict[str, Any]]]
-        if self.wanted is None:
-            words = self.store.synced.rows("word")
-            records = self.reads.reviews.items()
-        else:  # the affected words as they are now written, new ones with their ids
-            words = self.store.synced.rows_of("word", self.wanted["words"])
-            records = [
-                (gid, self.reads.reviews[gid])
-                for word in words
-                for gid in self.reads.of_word.get(word, ())
-            ]
-        by_card: dict[tuple[str, str], list[tuple[int, str, dict[str, Any]]]] = {}
-        for gid, record in records:
-            if record.get("deleted") or record["word"] not in words:
-                continue
-            key = (str(record["word"]), str(record["direction"]))
-            by_card.setdefault(key, []).append((int(record["reviewed_at"]), gid, record))
+        words, by_card = self._logged()
         if self.wanted is None:
             cards = self.store.synced.cards()
             local_reviews = list(self.store.synced.rows("review").values())
@@ -736,7 +722,7 @@ class _Materializer:
                 (Rating(r["rating"]), Moment.logged(r["reviewed_at"], r["study_day"]))
                 for _, _, r in found
             ]
-            steps = replayed(
+            steps = fast_replayed(
                 history,
                 options.get(word["folder_id"], DEFAULT_OPTIONS),
                 card_seed(basis, _direction(direction)),
@@ -776,6 +762,28 @@ class _Materializer:
         # card's trigger takes its reviews with it).
         deleted = [Change("card", "delete", card, None) for card in cards.values()]
         return [*cards_written, *gone, *written, *deleted]
+
+    def _logged(self) -> tuple[dict[str, Row], _CardLogs]:
+        """The words whose cards are written (by global id) and the live reviews of each of
+        their cards, (word, direction): (when, review's global id, its record)."""
+        records: Iterable[tuple[str, dict[str, Any]]]
+        if self.wanted is None:
+            words = self.store.synced.rows("word")
+            records = self.reads.reviews.items()
+        else:  # the affected words as they are now written, new ones with their ids
+            words = self.store.synced.rows_of("word", self.wanted["words"])
+            records = [
+                (gid, self.reads.reviews[gid])
+                for word in words
+                for gid in self.reads.of_word.get(word, ())
+            ]
+        by_card: _CardLogs = {}
+        for gid, record in records:
+            if record.get("deleted") or record["word"] not in words:
+                continue
+            key = (str(record["word"]), str(record["direction"]))
+            by_card.setdefault(key, []).append((int(record["reviewed_at"]), gid, record))
+        return words, by_card
 
 
 def _direction(text: str) -> Direction:

@@ -11,10 +11,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.study.days import Moment
-from app.study.fast_replay import fast_predictions, fast_replay
+from app.study.fast_replay import fast_predictions, fast_replay, fast_replayed
 from app.study.model import DAY_MS, MINUTE_MS, Rating, Weights
 from app.study.options import StudyOptions
-from app.study.scheduler import predictions, replay
+from app.study.scheduler import predictions, replay, replayed
 from tests.study.helpers import NOON
 
 LOW, HIGH = fsrs.scheduler.LOWER_BOUNDS_PARAMETERS, fsrs.scheduler.UPPER_BOUNDS_PARAMETERS
@@ -62,6 +62,7 @@ def _check(
     options = StudyOptions(retention=retention, parameters=w)
     log = _log(plan, start)
     assert fast_replay(log, options, seed) == replay(log, options, seed)
+    assert fast_replayed(log, options, seed) == replayed(log, options, seed)
     assert fast_predictions(log, options) == list(predictions(log, options))
 
 
