@@ -32,6 +32,7 @@ WARM_UP_CHANGES = 2
 STARTUPS = 3  # reloads timed on device one before pairing, and again once paired
 WARM_UP_STARTUPS = 1  # not timed: the first reloads meet the service worker's precaching
 STARTUP_TARGET = 1.10  # paired / unpaired time to ready: sync starts after the first screen
+SAVED = """() => ["saved", "idle"].includes(document.getElementById("save-status").dataset.state)"""
 # Device two opens the folder by the name its tree shows (its ids are its own).
 OPEN_BY_NAME = """name => {
     const links = [...document.querySelectorAll("#tree a")];
@@ -81,19 +82,22 @@ def _synced(page: Page) -> None:
     )
 
 
-def _startups(page: Page, *, paired: bool) -> list[float]:
-    """Time to ready (ms from navigation) of STARTUPS reloads of `page`; a paired one is let
-    reach Synced before the next."""
+def _startups(page: Page, synced: list[float] | None = None) -> list[float]:
+    """Time to ready (ms from navigation) of STARTUPS reloads of `page`; a paired one (given
+    `synced`, which gets when each said Synced) is let reach Synced before the next."""
     ready = []
     for _ in range(WARM_UP_STARTUPS + STARTUPS):
+        # Everything saved first: a reload meets no write of the page before it in IndexedDB.
+        page.wait_for_function(SAVED, timeout=SYNC_TIMEOUT_MS)
         try:
             page.reload()
         except PlaywrightError:  # net::ERR_ABORTED, seen once in ten reloads: once more
             page.reload()
         page.evaluate("ms => __bench.ready(ms)", BOOT_TIMEOUT_MS)
         ready.append(float(page.evaluate("__bench.readyAt")))
-        if paired:
+        if synced is not None:
             _synced(page)
+            synced.append(float(page.evaluate("performance.now()")))
     return ready[WARM_UP_STARTUPS:]
 
 
@@ -147,7 +151,7 @@ def measure(  # noqa: PLR0917 (as the other groups are called)
         try:
             address = f"ws://127.0.0.1:{server.port}"
             one = boot(first, collection, data_dir, "sync.sqlite")
-            unpaired = _startups(one, paired=False)
+            unpaired = _startups(one)
             heap = Heap(one)
             heap.sample(collect=True)
             code, started = _pair(one, address, None)
@@ -155,10 +159,12 @@ def measure(  # noqa: PLR0917 (as the other groups are called)
             upload = (time.monotonic() - started) * 1000
             heap.sample(collect=True)
             log(f"sync: device one put {words} words on the server in {upload / 1000:.1f} s")
-            paired = _startups(one, paired=True)
+            synced_at: list[float] = []
+            paired = _startups(one, synced_at)
+            synced_at = synced_at[WARM_UP_STARTUPS:]
             log(
-                f"sync: device one ready in {median(paired):.0f} ms paired, "
-                f"{median(unpaired):.0f} ms before"
+                f"sync: device one ready in {median(paired):.0f} ms paired "
+                f"({median(unpaired):.0f} ms before), Synced at {median(synced_at):.0f} ms"
             )
 
             two = second.open("/")
@@ -230,6 +236,12 @@ def measure(  # noqa: PLR0917 (as the other groups are called)
                 f"medians of {STARTUPS} reloads each ({median(paired):.0f} / "
                 f"{median(unpaired):.0f} ms); samples are the per-reload ratios"
             ),
+        ),
+        summarise(
+            "sync.startup.synced",
+            f"The device holding {words} words, reloaded once paired: navigation to Synced",
+            synced_at,
+            note=f"median of {STARTUPS} reloads: each start checks every row against the document",
         ),
         summarise(
             "sync.change",

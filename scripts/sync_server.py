@@ -3,11 +3,13 @@
 Only wiring of the library, no sync logic of ours (decision 041): the room is the URL's path (a
 device's sync code), each room's updates are kept by pycrdt-store's SQLiteYStore in one database
 under the data folder, keyed by room, and loaded into the room's document when it opens, so a
-restart (even after SIGKILL) serves what was there. Two faults of the library's room are worked
-around below (decision 041): a send to a device that has left, which stopped the server, and a
-room that did not yet watch its document when it served its first devices. uvicorn serves it
-as ASGI, over websockets. Listens on loopback unless told otherwise: put it behind a TLS proxy
-to reach it from elsewhere.
+restart (even after SIGKILL) serves what was there. Faults of the library's room are worked
+around below (decision 041): sends to a device that has left, or at once on one connection,
+which closed connections or stopped the server; a room that did not yet watch its document
+when it served its first devices; a room closed before its updates were written. uvicorn
+serves it as ASGI, over websockets (its sans-I/O implementation: the older one fails a send
+that starts while another waits for a slow device, its own keepalive pings included). Listens
+on loopback unless told otherwise: put it behind a TLS proxy to reach it from elsewhere.
 
 A device sends its first upload (and what it changed while offline) as one message: about
 0.7 KB a word with its reviews, so 70 MB at 100,000 words. uvicorn refuses messages over 16 MiB
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
-from anyio import Event, sleep
+from anyio import Event, Lock, sleep
 from pycrdt import Channel, Doc, Subscription, TransactionEvent
 from pycrdt.store import SQLiteYStore, YDocNotFound
 from pycrdt.websocket import ASGIServer, WebsocketServer, YRoom
@@ -44,16 +46,21 @@ class _Connection(Channel):
     def __init__(self, websocket: Channel) -> None:
         self._websocket = websocket
         self._gone = False
+        # One send at a time: websockets fails a second send while the first waits for the
+        # device to take a big message in (an AssertionError in its drain, which closed the
+        # connection: a paired 100,000-word device reconnecting was refused every time).
+        self._sending = Lock()
 
     @property
     def path(self) -> str:
         return self._websocket.path
 
     async def send(self, message: bytes) -> None:
-        if self._gone:
-            return
-        with suppress(OSError):  # ClientDisconnected: gone, and not read yet
-            await self._websocket.send(message)
+        async with self._sending:
+            if self._gone:
+                return
+            with suppress(OSError):  # ClientDisconnected: gone, and not read yet
+                await self._websocket.send(message)
 
     async def recv(self) -> bytes:
         try:
@@ -189,7 +196,7 @@ def main() -> None:
         app(args.data),
         host=args.host,
         port=args.port,
-        ws="websockets",
+        ws="websockets-sansio",
         ws_max_size=args.max_message_mb * 1024 * 1024,
         log_level="info",
     )
