@@ -20,10 +20,8 @@ import asyncio
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from pycrdt import Doc, Map, YMessageType, YSyncMessageType, create_update_message
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -31,16 +29,6 @@ from e2e.sync_devices import SyncServer
 from tests.sync.test_server_limits import _download
 
 EDITS = 300
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[SyncServer]:
-    served = SyncServer(tmp_path / "data")
-    served.start()
-    try:
-        yield served
-    finally:
-        served.kill()
 
 
 async def _edit_and_leave(url: str) -> None:

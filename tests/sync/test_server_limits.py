@@ -12,10 +12,8 @@ import asyncio
 import base64
 import random
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
-import pytest
 from pycrdt import (
     Doc,
     Map,
@@ -30,16 +28,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from e2e.sync_devices import SyncServer
 
 WORDS = 40_000  # about 27 MB of update: over uvicorn's default limit
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[SyncServer]:
-    served = SyncServer(tmp_path / "data")
-    served.start()
-    try:
-        yield served
-    finally:
-        served.kill()
 
 
 def _collection(notes: Callable[[], str] = lambda: "n" * 600) -> bytes:
