@@ -164,13 +164,14 @@ def test_starts_and_works_offline_after_one_visit(
             break
     assert wasm_from_worker[:2] == [True, True]
     assert wasm_from_worker[-1] is False
+    online_loads = len(wasm_from_worker)
 
     # The server stops answering while the browser still says it is online (a host that is
     # down, a dead Wi-Fi): the app still starts, everything from the worker's cache.
     context.route("**/*", lambda route: route.abort("connectionrefused"))
     reload(page)
     expect(word_item(page, "pasaporte")).to_be_visible()
-    assert wasm_from_worker == [True, True, False, True]
+    assert wasm_from_worker[online_loads:] == [True]  # after however many online starts
 
 
 class TestANewVersion:
