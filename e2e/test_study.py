@@ -179,7 +179,11 @@ def test_the_stats_page_after_studying(app: Page) -> None:
     spanish_folder(app)
     focus_outside_fields(app)
     app.keyboard.press("s")
+    # Keys pressed before a card shows do nothing (the scheduler may still be loading): a CI
+    # run lost all six grades that way, then ended an empty session.
+    expect(app.get_by_role("heading", name="Studying Spanish")).to_be_visible()
     for rating in ("1", "3", "4", "4", "2", "4"):
+        expect(app.locator("#study-prompt")).to_be_visible()
         focus_outside_fields(app)
         app.keyboard.press(" ")
         app.keyboard.press(rating)
